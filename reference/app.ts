@@ -1,0 +1,73 @@
+// The reference server's HTTP surface: one Koa app, one router, each concern in its own module.
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server as HttpServer } from 'node:http';
+import { Runtime, type Config } from './runtime.js';
+import { mcpHandler } from './mcp/mount.js';
+import { fixturesRouter } from './http/fixtures.js';
+import { hostCheck } from './http/host-check.js';
+import { publicSiteHandler } from './http/public-site.js';
+import { protectedResourceMetadata } from './http/well-known.js';
+
+export interface RunningServer {
+  rt: Runtime;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function buildApp(rt: Runtime): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  // Never a stack trace or a 5xx body with internals; errors are logged here once.
+  app.on('error', (error: Error) => console.error('[site-mcp] request failed:', error.message));
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      console.error('[site-mcp] unhandled:', error);
+      ctx.status = 500;
+      ctx.body = { error: { code: 'internal_error', message: 'Unexpected server error.' } };
+    }
+  });
+  app.use(hostCheck(rt));
+  const router = new Router();
+  router.all('/api/mcp', mcpHandler(rt));
+  router.get('/.well-known/oauth-protected-resource', protectedResourceMetadata(rt));
+  router.get('/.well-known/oauth-protected-resource/api/mcp', protectedResourceMetadata(rt));
+  router.get('/sites/:websiteId', publicSiteHandler(rt));
+  router.get('/sites/:websiteId/', publicSiteHandler(rt));
+  router.get('/sites/:websiteId/:slug', publicSiteHandler(rt));
+  router.get('/healthz', (ctx) => {
+    ctx.body = { ok: true };
+  });
+  if (rt.config.fixturesSecret) {
+    const fixtures = fixturesRouter(rt);
+    app.use(fixtures.routes());
+  }
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const rt = await Runtime.create(config);
+  const app = buildApp(rt);
+  const http: HttpServer = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  rt.baseUrl = config.baseUrl ?? `http://${host}:${port}`;
+  return {
+    rt,
+    url: rt.baseUrl,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,21 @@
+// An edit made by a signed-in person in the app's editor (§1.1: the same draft MCP edits). Remembers which
+// fields were edited in the app, so an import merge keeps them (rule import-merge-field-by-field).
+import type { WorkspaceDoc } from './model.js';
+import { ToolError } from './errors.js';
+import { findSection, recordChange } from './site.js';
+import { setSectionText } from './section-content.js';
+import { ROLE_RANK } from './vocabulary.js';
+
+export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; sectionId: string; field: string; text: string }, now: Date) {
+  const site = ws.sites[edit.websiteId];
+  if (!site) throw new ToolError('not_found', `No website "${edit.websiteId}".`);
+  const role = site.members[edit.userId];
+  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Only an owner or editor of this website can edit it.');
+  const { section } = findSection(site, edit.sectionId);
+  setSectionText(section, edit.field, edit.text);
+  const edited = new Set(site.appEdits[section.sectionId] ?? []);
+  edited.add(edit.field);
+  site.appEdits[section.sectionId] = [...edited];
+  const siteRevision = recordChange(site, now, 'app-edit', `Section text edited in the app`);
+  return { rev: section.rev, siteRevision };
+}

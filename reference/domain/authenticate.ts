@@ -1,0 +1,30 @@
+// Bearer authentication at the MCP edge (§4.1, §5.2): the presented token is hashed and looked up; the
+// plaintext is never stored or compared. A revoked connection, or a token of any other kind (e.g. a
+// read-only delivery token), is not a connection and authenticates nothing.
+import type { Store } from '../store/store.js';
+import type { Connection } from './model.js';
+import { hashToken, TOKEN_PREFIX } from './tokens.js';
+
+export interface AuthenticatedConnection {
+  workspaceId: string;
+  connectionId: string;
+  scopes: string[];
+}
+
+/** Makes a new connection findable by its token hash (MCP edge) and by its id (Developers page, fixtures). */
+export async function registerConnection(store: Store, connection: Pick<Connection, 'tokenHash' | 'connectionId'>, workspaceId: string): Promise<void> {
+  await store.setDirectory('token', connection.tokenHash, `${workspaceId} ${connection.connectionId}`);
+  await store.setDirectory('connection', connection.connectionId, workspaceId);
+}
+
+export async function authenticateBearer(store: Store, authorization: string | undefined): Promise<AuthenticatedConnection | null> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match || !match[1]!.startsWith(TOKEN_PREFIX)) return null;
+  const entry = await store.lookupDirectory('token', hashToken(match[1]!));
+  if (!entry) return null;
+  const [workspaceId, connectionId] = entry.split(' ') as [string, string];
+  const ws = await store.read(workspaceId);
+  const connection = ws?.connections[connectionId];
+  if (!connection || connection.revokedAt) return null;
+  return { workspaceId, connectionId, scopes: connection.scopes };
+}

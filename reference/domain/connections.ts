@@ -1,0 +1,75 @@
+// Creating and finding connections (§2.1, §5.2). The Developers page and the fixtures protocol both call
+// createConnection, so the owner-only rule has one home.
+import type { Connection, WorkspaceDoc } from './model.js';
+import { newId } from './ids.js';
+import { mintToken } from './tokens.js';
+import { displayLabel, resolveScopes, ScopeError } from './scopes.js';
+import { ToolError } from './errors.js';
+
+export interface CreateConnectionInput {
+  userId: string;
+  websiteId: string | null;
+  reach?: 'website' | 'workspace';
+  scopes?: string[];
+  preset?: string;
+  kind?: Connection['kind'];
+  createdAt?: Date;
+}
+
+/** Mutates `ws` (call inside a transaction). Returns the connection and the plaintext token, shown once. */
+export function createConnection(ws: WorkspaceDoc, input: CreateConnectionInput, now: Date): { connection: Connection; token: string } {
+  const reach = input.reach ?? 'website';
+  const user = ws.users[input.userId];
+  if (!user) throw new ToolError('not_found', `No user "${input.userId}" in this workspace.`);
+  if (input.websiteId === null) {
+    // Company-wide (no website): only the company owner, only while the company has no website (§5.4).
+    if (ws.ownerUserId !== input.userId) throw new ToolError('owner_only', 'Only the company owner can create a company-wide connection.');
+    if (reach !== 'workspace') throw new ToolError('validation_failed', 'A connection without a website must have workspace reach.');
+  } else {
+    const site = ws.sites[input.websiteId];
+    if (!site) throw new ToolError('not_found', `No website "${input.websiteId}" in this workspace.`);
+    if (site.members[input.userId] !== 'owner') {
+      throw new ToolError('owner_only', 'Only an owner of this website can create a connection (rule connection-created-by-site-owner-only).');
+    }
+  }
+  const createdAt = input.createdAt ?? now;
+  let resolved;
+  try {
+    resolved = resolveScopes({ scopes: input.scopes, preset: input.preset }, createdAt);
+  } catch (error) {
+    if (error instanceof ScopeError) throw new ToolError('validation_failed', error.message);
+    throw error;
+  }
+  const minted = mintToken();
+  const connection: Connection = {
+    connectionId: newId('conn'),
+    kind: input.kind ?? 'api-token',
+    createdBy: input.userId,
+    reach,
+    websiteId: input.websiteId,
+    scopes: resolved.scopes,
+    presetLabel: resolved.presetLabel,
+    tokenHash: minted.hash,
+    tokenPrefix: minted.displayPrefix,
+    createdAt: createdAt.toISOString(),
+    revokedAt: null,
+  };
+  ws.connections[connection.connectionId] = connection;
+  return { connection, token: minted.token };
+}
+
+/** A connection as the Developers page shows it: never the token or its hash. */
+export function connectionView(connection: Connection, now: Date) {
+  return {
+    connectionId: connection.connectionId,
+    kind: connection.kind,
+    reach: connection.reach,
+    websiteId: connection.websiteId,
+    scopes: connection.scopes,
+    presetLabel: displayLabel(connection.scopes, connection.presetLabel, now),
+    tokenPrefix: connection.tokenPrefix,
+    createdBy: connection.createdBy,
+    createdAt: connection.createdAt,
+    revokedAt: connection.revokedAt,
+  };
+}

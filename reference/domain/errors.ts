@@ -1,0 +1,50 @@
+// ToolError carries a stable code from spec/schemas/error.schema.json, a message a person can act on, and
+// details a program can act on. Anything else thrown inside a tool is a bug and becomes internal_error.
+import type { ErrorCode } from './vocabulary.js';
+
+export interface ErrorDetails {
+  requiredScopes?: string[];
+  grantedScopes?: string[];
+  cause?: string;
+  retryAfterSeconds?: number;
+  limit?: number;
+  windowSeconds?: number;
+  currentRev?: number;
+  planId?: string;
+  tool?: string;
+  use?: string;
+  issues?: { path: string; message: string }[];
+  [key: string]: unknown;
+}
+
+export class ToolError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetails;
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+    super(message);
+    this.code = code;
+    this.details = details;
+    this.retryable = code === 'rate_limited' || code === 'throttled';
+  }
+
+  toJSON() {
+    return {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+/** The one not-found answer for a website: identical for a missing id and another tenant's (rule authz-cross-tenant-not-found). */
+export function websiteNotFound(websiteId: string): ToolError {
+  return new ToolError('not_found', `No website "${websiteId}" is reachable by this connection. Call list_sites for the ids you can use.`);
+}
+
+/** The one not-found answer for any record kind, identical for missing and foreign ids. */
+export function recordNotFound(kind: string, id: string): ToolError {
+  return new ToolError('not_found', `No ${kind} "${id}" exists on this website.`);
+}

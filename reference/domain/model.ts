@@ -1,0 +1,172 @@
+// The stored records of the reference server. One WorkspaceDoc per workspace (company) is the unit of
+// storage and of transactions: every business operation reads and writes exactly one of them, so the cost of
+// a write never grows with the number of workspaces or websites.
+import type { PlanKind, Role } from './vocabulary.js';
+
+export interface WorkspaceDoc {
+  id: string;
+  companyName: string;
+  plan: 'free' | 'starter' | 'business' | 'agency';
+  credits: number;
+  aiConsent: boolean;
+  advancedEditorGrant: boolean;
+  /** Product areas an agency switched off for this account (§5.6). */
+  areasOff: string[];
+  /** Test-mode clock offset of this workspace, in milliseconds (fixtures protocol). */
+  clockOffsetMs: number;
+  ownerUserId: string;
+  createdAt: string;
+  users: Record<string, UserRecord>;
+  sites: Record<string, Site>;
+  connections: Record<string, Connection>;
+  plans: Record<string, Plan>;
+}
+
+export interface UserRecord {
+  userId: string;
+  name: string;
+  email: string;
+  /** scrypt hash for the app sign-in page; never returned. */
+  passwordHash: string;
+}
+
+export interface Site {
+  websiteId: string;
+  name: string;
+  businessName: string;
+  createdAt: string;
+  updatedAt: string;
+  /** userId -> live role on this website (§2.1: re-read on every call). */
+  members: Record<string, Role>;
+  /** Increases on every draft change; plans pin it (§2.6). */
+  siteRevision: number;
+  draft: SiteContent;
+  published: PublishedSnapshot | null;
+  searchVisible: boolean;
+  changes: DraftChange[];
+  brand: Brand;
+  analytics: AnalyticsIds;
+  contact: ContactBlock;
+  stats: { visits: number; uniqueVisitors: number };
+  records: SiteRecords;
+  /** sectionId -> field names edited in the app since the last import sync (merge rules, §4.3). */
+  appEdits: Record<string, string[]>;
+}
+
+export interface SiteContent {
+  pages: Page[];
+  fonts: { role: 'heading' | 'body'; family: string }[];
+  assets: Asset[];
+  redirects: { from: string; to: string; permanent: boolean }[];
+  collections: { key: string; name: string; items: Record<string, unknown>[] }[];
+}
+
+export interface PublishedSnapshot {
+  revision: number;
+  publishedAt: string;
+  content: SiteContent;
+}
+
+export interface Page {
+  pageId: string;
+  /** Stable key used in externalKey <page>/<section>. */
+  key: string;
+  slug: string;
+  title: string;
+  kind: 'page' | 'post';
+  hidden: boolean;
+  seo: { title: string; description: string };
+  sections: Section[];
+}
+
+export interface Section {
+  sectionId: string;
+  key: string;
+  type: string;
+  content: Record<string, unknown>;
+  layout: Layout;
+  rev: number;
+  hidden: boolean;
+}
+
+export interface Layout {
+  width?: 'narrow' | 'normal' | 'wide' | 'full';
+  verticalPadding?: 'none' | 'small' | 'medium' | 'large';
+  hideOnMobile?: boolean;
+  hideOnDesktop?: boolean;
+}
+
+export interface Asset {
+  assetId: string;
+  key: string;
+  url: string;
+  alt: string;
+  kind: 'image' | 'file';
+}
+
+export interface DraftChange {
+  revision: number;
+  at: string;
+  kind: string;
+  summary: string;
+}
+
+export interface Brand {
+  colors: { primary: string; secondary: string; accent: string; background: string; text: string };
+  fonts: { heading: string; body: string };
+  style: string;
+  logoAssetId: string | null;
+}
+
+export interface AnalyticsIds {
+  googleAnalyticsId?: string;
+  googleTagManagerId?: string;
+  plausibleDomain?: string;
+  metaPixelId?: string;
+}
+
+export interface ContactBlock {
+  businessName: string;
+  email?: string;
+  phone?: string;
+  address?: { street?: string; city?: string; postalCode?: string; country?: string };
+}
+
+export interface SiteRecords {
+  leads: Record<string, unknown>[];
+  bookings: Record<string, unknown>[];
+  contacts: Record<string, unknown>[];
+  products: Record<string, unknown>[];
+  services: Record<string, unknown>[];
+  documents: Record<string, unknown>[];
+  domains: Record<string, unknown>[];
+}
+
+export interface Connection {
+  connectionId: string;
+  kind: 'api-token' | 'paired' | 'oauth';
+  createdBy: string;
+  reach: 'website' | 'workspace';
+  /** The pinned site for website reach; the site whose Developers page created it otherwise (may be null). */
+  websiteId: string | null;
+  scopes: string[];
+  presetLabel: string;
+  /** SHA-256 hex of the plaintext token; the plaintext is never stored (§2.1). */
+  tokenHash: string;
+  tokenPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Plan {
+  planId: string;
+  kind: PlanKind;
+  connectionId: string;
+  websiteId: string;
+  status: 'awaiting_approval' | 'approved' | 'declined' | 'redeemed' | 'expired';
+  createdAt: string;
+  expiresAt: string;
+  pinned: { siteRevision?: number; productRevision?: number; documentFingerprint?: string };
+  params: Record<string, unknown>;
+  summary: string;
+}

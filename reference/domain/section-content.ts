@@ -1,0 +1,56 @@
+// Section content rules shared by every writer (MCP tools, the app editor, imports): content must match its
+// section type's schema in spec/schemas/section-content.schema.json, which admits plain text only, so raw
+// HTML or CSS can never enter (rule replace-section-no-raw-markup).
+import { createAjv } from '../../spec/index.js';
+import { ToolError } from './errors.js';
+import type { Section } from './model.js';
+
+const ajv = createAjv();
+const BASE = 'https://site-mcp.invalid/spec/schemas/section-content.schema.json';
+
+export function sectionTypes(): string[] {
+  const schema = ajv.getSchema(`${BASE}#/$defs/SectionType`)?.schema as { enum?: string[] } | undefined;
+  return schema?.enum ?? [];
+}
+
+export function validateSectionContent(type: string, content: unknown): void {
+  const validate = ajv.getSchema(`${BASE}#/$defs/${type}`);
+  if (!validate || !sectionTypes().includes(type)) {
+    throw new ToolError('validation_failed', `Unknown section type "${type}".`, { issues: [{ path: '/type', message: `one of ${sectionTypes().join(', ')}` }] });
+  }
+  if (!validate(content)) {
+    throw new ToolError('validation_failed', `The content does not match the "${type}" section schema.`, {
+      issues: (validate.errors ?? []).slice(0, 20).map((e) => ({
+        path: `/content${e.instancePath}`,
+        message: e.params && 'additionalProperty' in e.params ? `unknown field "${String(e.params.additionalProperty)}"` : (e.message ?? 'invalid'),
+      })),
+    });
+  }
+}
+
+/** Reads a text field addressed as "heading" or "items/0/title". */
+function locate(content: Record<string, unknown>, field: string): { holder: Record<string, unknown>; key: string } | undefined {
+  const parts = field.split('/');
+  let holder: unknown = content;
+  for (let i = 0; i < parts.length - 1; i++) {
+    holder = (holder as Record<string, unknown> | unknown[] | undefined)?.[parts[i] as never];
+    if (holder === null || typeof holder !== 'object') return undefined;
+  }
+  return { holder: holder as Record<string, unknown>, key: parts[parts.length - 1]! };
+}
+
+/**
+ * Sets one plain-text field of a section (used by update_section_text and by the app editor), validates
+ * the result against the type's schema, and bumps the section's rev. Mutates `section` only on success.
+ */
+export function setSectionText(section: Section, field: string, text: string): void {
+  const next = structuredClone(section.content);
+  const at = locate(next, field);
+  if (!at || (at.key in at.holder && typeof at.holder[at.key] !== 'string')) {
+    throw new ToolError('validation_failed', `Section ${section.sectionId} (${section.type}) has no text field "${field}".`, { issues: [{ path: '/field', message: 'not a text field of this section' }] });
+  }
+  at.holder[at.key] = text;
+  validateSectionContent(section.type, next);
+  section.content = next;
+  section.rev += 1;
+}

@@ -1,0 +1,174 @@
+// The conformance fixtures protocol (conformance/README.md, spec/schemas/fixtures/fixtures.schema.json).
+// Mounted only when the server has a fixtures secret; a request without the right secret gets the same 404 as
+// a server without the protocol. Each handler reuses the domain code the app itself uses.
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { createAjv } from '../../spec/index.js';
+import { ToolError } from '../domain/errors.js';
+import { connectionView, createConnection } from '../domain/connections.js';
+import { registerConnection } from '../domain/authenticate.js';
+import { workspaceNow } from '../domain/clock.js';
+import { buildWorld, WorldError, type WorldRequest } from '../domain/world.js';
+import { fingerprint } from '../domain/site.js';
+import { appEditSectionText } from '../domain/app-edits.js';
+import type { Runtime } from '../runtime.js';
+import { readJsonBody, BodyError } from './body.js';
+
+const SCHEMA = 'https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json';
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+export function fixturesRouter(rt: Runtime): Router {
+  const secret = rt.config.fixturesSecret!;
+  const ajv = createAjv();
+  const router = new Router({ prefix: '/test-fixtures/v1' });
+
+  const validated = <T>(def: string, body: unknown): T => {
+    const validate = ajv.getSchema(`${SCHEMA}#/$defs/${def}`)!;
+    if (!validate(body)) {
+      throw new ToolError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(validate.errors)}`);
+    }
+    return body as T;
+  };
+  const body = async <T>(ctx: Context, def: string): Promise<T> => validated<T>(def, await readJsonBody(ctx.req, 1024 * 1024));
+  const workspaceOf = async (kind: 'site' | 'user', id: string) => {
+    const wsId = await rt.store.lookupDirectory(kind, id);
+    if (!wsId) throw new ToolError('not_found', `No ${kind} "${id}".`);
+    return wsId;
+  };
+
+  router.use(async (ctx: Context, next: Next) => {
+    const given = ctx.get('x-fixtures-secret');
+    if (!given || !sameSecret(given, secret)) {
+      ctx.status = 404;
+      return;
+    }
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof ToolError) {
+        ctx.status = error.code === 'not_found' ? 404 : error.code === 'owner_only' ? 403 : 400;
+        ctx.body = { error: { code: error.code, message: error.message } };
+      } else if (error instanceof WorldError || error instanceof BodyError) {
+        ctx.status = error instanceof BodyError ? error.status : 400;
+        ctx.body = { error: { code: 'validation_failed', message: error.message } };
+      } else throw error;
+    }
+  });
+
+  router.post('/worlds', async (ctx) => {
+    const request = await body<WorldRequest>(ctx, 'WorldRequest');
+    ctx.body = await buildWorld(rt.store, request, new Date());
+  });
+
+  router.post('/connections', async (ctx) => {
+    const request = await body<{ userId: string; websiteId?: string | null; reach?: 'website' | 'workspace'; scopes?: string[]; preset?: string; createdAt?: string }>(ctx, 'ConnectionRequest');
+    const wsId = await workspaceOf('user', request.userId);
+    const { connection, token, view } = await rt.store.transact(wsId, (ws) => {
+      const now = workspaceNow(ws);
+      const created = createConnection(
+        ws,
+        {
+          userId: request.userId,
+          websiteId: request.websiteId === undefined ? firstOwnedSite(ws, request.userId) : request.websiteId,
+          reach: request.reach,
+          scopes: request.scopes,
+          preset: request.preset,
+          createdAt: request.createdAt ? new Date(request.createdAt) : undefined,
+        },
+        now,
+      );
+      return { ...created, view: connectionView(created.connection, now) };
+    });
+    await registerConnection(rt.store, connection, wsId);
+    ctx.body = { ...view, token };
+  });
+
+  router.get('/connections/:id', async (ctx) => {
+    const found = await findConnection(rt, ctx.params.id!);
+    ctx.body = connectionView(found.connection, workspaceNow(found.ws));
+  });
+
+  router.get('/connections/:id/activity', async (ctx) => {
+    const found = await findConnection(rt, ctx.params.id!);
+    ctx.body = { entries: await rt.activity.read(found.ws.id, workspaceNow(found.ws), found.connection.connectionId) };
+  });
+
+  router.post('/memberships', async (ctx) => {
+    const request = await body<{ websiteId: string; userId: string; role: 'owner' | 'editor' | 'viewer' | null }>(ctx, 'MembershipRequest');
+    const wsId = await workspaceOf('site', request.websiteId);
+    await rt.store.transact(wsId, (ws) => {
+      const site = ws.sites[request.websiteId];
+      if (!site || !ws.users[request.userId]) throw new ToolError('not_found', 'No such site or user in that workspace.');
+      if (request.role === null) delete site.members[request.userId];
+      else site.members[request.userId] = request.role;
+    });
+    ctx.body = {};
+  });
+
+  router.post('/workspaces/:id/settings', async (ctx) => {
+    const request = await body<Record<string, unknown>>(ctx, 'WorkspaceSettingsRequest');
+    await rt.store.transact(ctx.params.id!, (ws) => {
+      Object.assign(ws, request);
+    }).catch(notFoundWorkspace);
+    ctx.body = {};
+  });
+
+  router.post('/workspaces/:id/clock', async (ctx) => {
+    const request = await body<{ advanceSeconds: number }>(ctx, 'ClockRequest');
+    const now = await rt.store
+      .transact(ctx.params.id!, (ws) => {
+        ws.clockOffsetMs += request.advanceSeconds * 1000;
+        return workspaceNow(ws);
+      })
+      .catch(notFoundWorkspace);
+    ctx.body = { now: now.toISOString() };
+  });
+
+  router.post('/app-edits', async (ctx) => {
+    const request = await body<{ userId: string; websiteId: string; sectionId: string; field: string; text: string }>(ctx, 'AppEditRequest');
+    const wsId = await workspaceOf('site', request.websiteId);
+    ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, workspaceNow(ws)));
+  });
+
+  router.get('/sites/:id', async (ctx) => {
+    const wsId = await workspaceOf('site', ctx.params.id!);
+    const ws = (await rt.store.read(wsId))!;
+    const site = ws.sites[ctx.params.id!]!;
+    ctx.body = {
+      websiteId: site.websiteId,
+      workspaceId: ws.id,
+      siteRevision: site.siteRevision,
+      publishedRevision: site.published?.revision ?? null,
+      draftFingerprint: fingerprint(site.draft),
+      publishedFingerprint: site.published ? fingerprint(site.published.content) : null,
+      status: site.published ? 'published' : 'unpublished',
+      searchVisible: site.searchVisible,
+    };
+  });
+
+  return router;
+}
+
+function notFoundWorkspace(error: unknown): never {
+  if (error instanceof Error && /does not exist/.test(error.message)) throw new ToolError('not_found', 'No such workspace.');
+  throw error;
+}
+
+function firstOwnedSite(ws: { sites: Record<string, { websiteId: string; members: Record<string, string>; createdAt: string }> }, userId: string): string | null {
+  const owned = Object.values(ws.sites).filter((s) => s.members[userId] === 'owner').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return owned[0]?.websiteId ?? (Object.keys(ws.sites).length === 0 ? null : Object.values(ws.sites)[0]!.websiteId);
+}
+
+async function findConnection(rt: Runtime, connectionId: string) {
+  const wsId = await rt.store.lookupDirectory('connection', connectionId);
+  const ws = wsId ? await rt.store.read(wsId) : undefined;
+  const connection = ws?.connections[connectionId];
+  if (!ws || !connection) throw new ToolError('not_found', `No connection "${connectionId}".`);
+  return { ws, connection };
+}

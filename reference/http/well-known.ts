@@ -1,0 +1,17 @@
+// OAuth protected-resource metadata (RFC 9728) for /api/mcp. The 401 of the MCP edge points here.
+import type { Context } from 'koa';
+import { ALL_SCOPES } from '../domain/scopes.js';
+import type { Runtime } from '../runtime.js';
+
+export function protectedResourceMetadata(rt: Runtime) {
+  return (ctx: Context): void => {
+    ctx.body = {
+      resource: `${rt.baseUrl}/api/mcp`,
+      // No embedded authorization server yet: OAuth 2.1 is not built (see README). API tokens work today.
+      authorization_servers: [],
+      bearer_methods_supported: ['header'],
+      scopes_supported: ALL_SCOPES,
+      resource_name: 'site-mcp reference server',
+    };
+  };
+}

@@ -1,0 +1,66 @@
+// `npm start`: the reference server on its embedded file store. On first run it seeds a demo workspace and
+// prints a full-scope demo token once, with a ready-to-paste MCP Inspector command.
+//
+//   --host H            listen address (env SITE_MCP_HOST, default 127.0.0.1)
+//   --port N            port, 0 for any free one (env SITE_MCP_PORT, default 8787)
+//   --data-dir D        store directory (env SITE_MCP_DATA_DIR, default ./data)
+//   --fixtures-secret S enable the conformance fixtures protocol (env SITE_MCP_FIXTURES_SECRET; test mode only)
+//   --allowed-host H    extra Host header value to accept, repeatable (env SITE_MCP_ALLOWED_HOSTS, comma-separated)
+//   --base-url U        public base URL when behind a proxy (env SITE_MCP_BASE_URL)
+//   --no-seed           do not create the demo workspace
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startServer } from './app.js';
+import { seedDemo } from './seed.js';
+
+const { values } = parseArgs({
+  options: {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'fixtures-secret': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true },
+    'base-url': { type: 'string' },
+    'no-seed': { type: 'boolean' },
+  },
+});
+
+const env = process.env;
+const config = {
+  host: values.host ?? env.SITE_MCP_HOST ?? '127.0.0.1',
+  port: Number(values.port ?? env.SITE_MCP_PORT ?? 8787),
+  dataDir: resolve(values['data-dir'] ?? env.SITE_MCP_DATA_DIR ?? './data'),
+  fixturesSecret: values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET ?? undefined,
+  allowedHosts: [...(values['allowed-host'] ?? []), ...(env.SITE_MCP_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
+  baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
+};
+
+const server = await startServer(config);
+console.log(`site-mcp reference server listening on ${server.url}`);
+console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${config.fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
+
+if (!values['no-seed']) {
+  const marker = join(config.dataDir, 'demo-seed.json');
+  const existing = await readFile(marker, 'utf8').then(JSON.parse).catch(() => undefined);
+  if (existing) {
+    console.log(`  Demo workspace ${existing.workspaceId} exists (owner ${existing.ownerEmail}); its token was shown on first run.`);
+  } else {
+    const demo = await seedDemo(server.rt);
+    await writeFile(marker, JSON.stringify({ workspaceId: demo.workspaceId, ownerEmail: demo.ownerEmail }, null, 2));
+    console.log(`\n  Demo workspace seeded. Owner sign-in: ${demo.ownerEmail} / ${demo.ownerPassword}`);
+    console.log(`  Full-scope demo token (shown once, only its hash is stored):\n    ${demo.token}`);
+    console.log(`\n  Try it with the MCP Inspector:`);
+    console.log(`    npx mcp-inspector --cli ${server.url}/api/mcp --transport http --header "Authorization: Bearer ${demo.token}" --method tools/call --tool-name list_sites\n`);
+  }
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`site-mcp reference server stopping (${signal})`);
+    server.close().then(() => process.exit(0));
+  });
+}

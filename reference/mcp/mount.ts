@@ -1,0 +1,71 @@
+// /api/mcp: authenticate the bearer, then hand the JSON-RPC message to the SDK's Streamable HTTP transport
+// in stateless JSON mode. Transports are per request (the SDK refuses to reuse a stateless one), but SDK
+// Server instances are pooled: constructing a Server (it builds its own Ajv, registers handlers) is the main
+// per-request cost of the SDK's stateless example, and a Server can be reconnected once its transport closed.
+import type { Context } from 'koa';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { authenticateBearer } from '../domain/authenticate.js';
+import type { Runtime } from '../runtime.js';
+import { buildMcpServer } from './server.js';
+import { readJsonBody, BodyError } from '../http/body.js';
+
+const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-cap imports get a tool error
+
+export class ServerPool {
+  #idle: Server[] = [];
+  #rt: Runtime;
+  constructor(rt: Runtime) {
+    this.#rt = rt;
+  }
+  acquire(): Server {
+    return this.#idle.pop() ?? buildMcpServer(this.#rt);
+  }
+  release(server: Server): void {
+    if (this.#idle.length < 64) this.#idle.push(server);
+  }
+}
+
+function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
+  ctx.status = status;
+  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+export function mcpHandler(rt: Runtime) {
+  const pool = new ServerPool(rt);
+  return async (ctx: Context): Promise<void> => {
+    if (ctx.method !== 'POST') {
+      // Stateless server: no standalone SSE stream and no sessions to delete.
+      ctx.set('Allow', 'POST');
+      return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this endpoint is stateless; POST JSON-RPC messages.');
+    }
+    const principal = await authenticateBearer(rt.store, ctx.get('authorization') || undefined);
+    if (!principal) {
+      ctx.set('WWW-Authenticate', `Bearer resource_metadata="${rt.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`);
+      return jsonRpcError(ctx, 401, -32001, 'Missing or invalid bearer token. Use an API token from Developers settings (it starts with smcp_live_).');
+    }
+    let body: unknown;
+    try {
+      body = await readJsonBody(ctx.req, MAX_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof BodyError) return jsonRpcError(ctx, error.status, -32700, error.message);
+      throw error;
+    }
+    const server = pool.acquire();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      (ctx.req as typeof ctx.req & { auth?: unknown }).auth = {
+        token: '',
+        clientId: principal.connectionId,
+        scopes: principal.scopes,
+        extra: { principal: { workspaceId: principal.workspaceId, connectionId: principal.connectionId } },
+      };
+      ctx.respond = false;
+      await transport.handleRequest(ctx.req, ctx.res, body);
+    } finally {
+      await transport.close().catch(() => undefined);
+      pool.release(server);
+    }
+  };
+}

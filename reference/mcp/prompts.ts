@@ -1,0 +1,35 @@
+// Prompts of §4.5, from spec/prompts.json. A prompt only returns guidance text; it is logged like any call.
+import { readFileSync } from 'node:fs';
+import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { workspaceNow } from '../domain/clock.js';
+import type { Runtime } from '../runtime.js';
+import type { Principal } from './call-tool.js';
+
+interface PromptSpec { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[]; template: string }
+const PROMPTS = (JSON.parse(readFileSync(new URL('../../spec/prompts.json', import.meta.url), 'utf8')) as { prompts: PromptSpec[] }).prompts;
+
+export function listPrompts() {
+  return { prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
+}
+
+export async function getPrompt(rt: Runtime, principal: Principal, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+  const spec = PROMPTS.find((p) => p.name === name);
+  if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${name}; see prompts/list.`);
+  for (const a of spec.arguments) {
+    if (a.required && !args?.[a.name]) throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument "${a.name}".`);
+  }
+  const text = spec.template.replace(/\{(\w+)\}/g, (_, key: string) => String(args?.[key] ?? ''));
+  const ws = await rt.store.read(principal.workspaceId);
+  if (ws) {
+    await rt.activity.append({
+      at: workspaceNow(ws).toISOString(),
+      connectionId: principal.connectionId,
+      workspaceId: ws.id,
+      websiteId: null,
+      kind: 'prompt',
+      name,
+      outcome: 'ok',
+    });
+  }
+  return { description: spec.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+}

@@ -1,0 +1,32 @@
+// Resources of §4.4: each is read through the site:read tool it mirrors (spec/resources.json "tool"), so it
+// gets the same authorization, live role check and activity entry; the target is the connection's default
+// site (the pinned one, or on workspace reach the first site by creation among those the creator can see).
+import { readFileSync } from 'node:fs';
+import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Runtime } from '../runtime.js';
+import { callTool, type Principal } from './call-tool.js';
+
+interface ResourceSpec { uri: string; name: string; title: string; mimeType: string; tool: string; description: string }
+const RESOURCES = (JSON.parse(readFileSync(new URL('../../spec/resources.json', import.meta.url), 'utf8')) as { resources: ResourceSpec[] }).resources;
+
+export function listResources() {
+  return { resources: RESOURCES.map(({ uri, name, title, mimeType, description }) => ({ uri, name, title, mimeType, description })) };
+}
+
+export async function defaultWebsiteId(rt: Runtime, principal: Principal): Promise<string | undefined> {
+  const ws = await rt.store.read(principal.workspaceId);
+  const connection = ws?.connections[principal.connectionId];
+  if (!ws || !connection) return undefined;
+  if (connection.reach === 'website') return connection.websiteId ?? undefined;
+  return Object.values(ws.sites)
+    .filter((s) => s.members[connection.createdBy])
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId))[0]?.websiteId;
+}
+
+export async function readResource(rt: Runtime, principal: Principal, uri: string): Promise<ReadResourceResult> {
+  const spec = RESOURCES.find((r) => r.uri === uri);
+  if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}; see resources/list.`);
+  const websiteId = await defaultWebsiteId(rt, principal);
+  const envelope = await callTool(rt, principal, spec.tool, websiteId ? { websiteId } : {}, { kind: 'resource', name: uri });
+  return { contents: [{ uri, mimeType: spec.mimeType, text: JSON.stringify(envelope) }] };
+}

@@ -1,0 +1,87 @@
+// The services one reference-server process shares: store, activity log, limiters, the tool catalogue from
+// spec/ with its compiled validators, and the handler table. Built once at start-up, never per request.
+import { readFileSync } from 'node:fs';
+import { compileToolValidators, loadTools, type ToolDefinition } from '../spec/index.js';
+import { ActivityLog } from './store/activity.js';
+import { Store } from './store/store.js';
+import { SlidingWindowLimiter } from './domain/rate-limit.js';
+import type { Gate } from './domain/authorize.js';
+import type { Role } from './domain/vocabulary.js';
+
+export interface Limits {
+  rateLimits: { perConnection: { limit: number; windowSeconds: number }; perWorkspace: { limit: number; windowSeconds: number } };
+  throttles: Record<string, { limit: number; windowSeconds: number }>;
+  planLifetimeSeconds: number;
+  activityRetentionDays: number;
+  importMaxBytes: { value: number };
+  siteLimitByPlan: Record<string, number>;
+  imageCreditCost: { value: number };
+  visualCaptureAllowancePages: number;
+}
+
+export const limits = JSON.parse(readFileSync(new URL('../spec/limits.json', import.meta.url), 'utf8')) as Limits;
+
+export interface CatalogueEntry {
+  definition: ToolDefinition;
+  gate: Gate;
+  validateInput: ReturnType<typeof compileToolValidators> extends Map<string, infer V> ? V extends { input: infer I } ? I : never : never;
+  validateOutput: ReturnType<typeof compileToolValidators> extends Map<string, infer V> ? V extends { output: infer O } ? O : never : never;
+}
+
+/** Derives each tool's gate from its spec definition: read-only tools need a viewer, owner-only an owner. */
+function gateOf(definition: ToolDefinition): Gate {
+  const minRole: Role = definition.gates.includes('owner-only') ? 'owner' : definition.annotations?.readOnlyHint ? 'viewer' : 'editor';
+  const properties = (definition.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+  return {
+    scopes: definition.scopes,
+    gates: definition.gates,
+    minRole,
+    // confirm_pending_action acts on its plan's own website; its websiteId only detects re-pointing (§2.6).
+    targetsSite: 'websiteId' in properties && definition.name !== 'confirm_pending_action' && definition.name !== 'prepare_create_company',
+  };
+}
+
+export function loadCatalogue(): Map<string, CatalogueEntry> {
+  const validators = compileToolValidators();
+  const catalogue = new Map<string, CatalogueEntry>();
+  for (const definition of loadTools()) {
+    const v = validators.get(definition.name)!;
+    catalogue.set(definition.name, { definition, gate: gateOf(definition), validateInput: v.input, validateOutput: v.output });
+  }
+  return catalogue;
+}
+
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Public base URL; derived from the bound address when not set. */
+  baseUrl?: string;
+  /** Enables the fixtures protocol (test mode) when set. */
+  fixturesSecret?: string;
+  /** Extra Host header values accepted besides the bound address (DNS-rebinding protection). */
+  allowedHosts: string[];
+  /** Replaces the standard rate limits; only benchmarks set it, to measure the checked path without refusals. */
+  rateLimitsOverride?: Limits['rateLimits'];
+}
+
+export class Runtime {
+  readonly store: Store;
+  readonly activity: ActivityLog;
+  readonly limiter = new SlidingWindowLimiter();
+  readonly catalogue = loadCatalogue();
+  readonly config: Config;
+  readonly limits: Limits;
+  baseUrl = '';
+
+  private constructor(store: Store, config: Config) {
+    this.store = store;
+    this.config = config;
+    this.limits = config.rateLimitsOverride ? { ...limits, rateLimits: config.rateLimitsOverride } : limits;
+    this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
+  }
+
+  static async create(config: Config): Promise<Runtime> {
+    return new Runtime(await Store.open(config.dataDir), config);
+  }
+}

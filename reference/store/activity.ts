@@ -1,0 +1,83 @@
+// Activity log (§2.7): one PII-free line per call, appended to a per-workspace, per-day JSONL file, so an
+// entry costs one small append and never a rewrite of a growing document. Entries older than the retention
+// window (90 days by the workspace's clock) are never returned and their day files are deleted.
+import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface ActivityEntry {
+  at: string;
+  connectionId: string;
+  workspaceId: string;
+  websiteId: string | null;
+  kind: 'tool' | 'resource' | 'prompt';
+  name: string;
+  outcome: 'ok' | 'denied' | 'invalid' | 'not_found' | 'refused' | 'error';
+  code?: string;
+  /** PII-free: names of things (record type, field names, counts), never values (rule activity-pii-free). */
+  summary?: string;
+  creditsSpent?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export class ActivityLog {
+  #dir: string;
+  #retentionDays: number;
+  /** Appends in flight per file, so that a read sees every entry written before it. */
+  #pending = new Map<string, Promise<void>>();
+  #madeDirs = new Set<string>();
+
+  constructor(dataDir: string, retentionDays: number) {
+    this.#dir = join(dataDir, 'activity');
+    this.#retentionDays = retentionDays;
+  }
+
+  append(entry: ActivityEntry): Promise<void> {
+    const dir = join(this.#dir, entry.workspaceId);
+    const file = join(dir, `${entry.at.slice(0, 10)}.jsonl`);
+    const previous = this.#pending.get(file) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if (!this.#madeDirs.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        this.#madeDirs.add(dir);
+      }
+      await appendFile(file, `${JSON.stringify(entry)}\n`);
+    });
+    const tracked = next.finally(() => {
+      if (this.#pending.get(file) === tracked) this.#pending.delete(file);
+    });
+    this.#pending.set(file, tracked);
+    return tracked;
+  }
+
+  /** Entries of one workspace (optionally one connection) within retention at `now`, oldest first. */
+  async read(workspaceId: string, now: Date, connectionId?: string): Promise<ActivityEntry[]> {
+    await Promise.all(this.#pending.values());
+    const dir = join(this.#dir, workspaceId);
+    let files: string[];
+    try {
+      files = (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const cutoff = new Date(now.getTime() - this.#retentionDays * DAY_MS).toISOString();
+    const entries: ActivityEntry[] = [];
+    for (const file of files) {
+      // A day file wholly before the cutoff day is past retention: delete it (rule activity-retention-90-days).
+      if (`${file.slice(0, 10)}T23:59:59.999Z` < cutoff) {
+        await rm(join(dir, file), { force: true });
+        continue;
+      }
+      const text = await readFile(join(dir, file), 'utf8');
+      for (const line of text.split('\n')) {
+        if (!line) continue;
+        const entry = JSON.parse(line) as ActivityEntry;
+        if (entry.at < cutoff) continue;
+        if (connectionId && entry.connectionId !== connectionId) continue;
+        entries.push(entry);
+      }
+    }
+    return entries;
+  }
+}

@@ -1,0 +1,130 @@
+// site:read tools (§4.3): list_sites, get_site_overview, list_pages, get_page, list_draft_changes,
+// get_brand, get_analytics_summary, export_site. They read; they never write (rule read-tools-no-side-effects).
+import type { Site, WorkspaceDoc, Connection } from '../domain/model.js';
+import { findPage } from '../domain/site.js';
+import type { ToolHandler } from './types.js';
+import type { Runtime } from '../runtime.js';
+
+export const editorUrl = (rt: Runtime, websiteId: string) => `${rt.baseUrl}/dashboard/sites/${websiteId}/editor`;
+export const publicUrl = (rt: Runtime, site: Site) => (site.published ? `${rt.baseUrl}/sites/${site.websiteId}/` : null);
+
+/** Sites this connection can see now: its reach, filtered by the creator's live membership. */
+export function visibleSites(ws: WorkspaceDoc, connection: Connection): Site[] {
+  const sites = connection.reach === 'website' ? [ws.sites[connection.websiteId ?? '']].filter((s): s is Site => !!s) : Object.values(ws.sites);
+  return sites.filter((s) => s.members[connection.createdBy]).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId));
+}
+
+const siteStatus = (site: Site) => (site.published ? 'published' : 'unpublished');
+
+const list_sites: ToolHandler = ({ ws, connection }) => ({
+  sites: visibleSites(ws, connection).map((s) => ({
+    websiteId: s.websiteId,
+    name: s.name,
+    businessName: s.businessName,
+    status: siteStatus(s),
+    role: s.members[connection.createdBy]!,
+  })),
+});
+
+const get_site_overview: ToolHandler = ({ rt, site }) => ({
+  websiteId: site!.websiteId,
+  name: site!.name,
+  businessName: site!.businessName,
+  status: siteStatus(site!),
+  siteRevision: site!.siteRevision,
+  publishedRevision: site!.published?.revision ?? null,
+  publicUrl: publicUrl(rt, site!),
+  editorUrl: editorUrl(rt, site!.websiteId),
+  pageCount: site!.draft.pages.length,
+  searchVisible: site!.searchVisible,
+  updatedAt: site!.updatedAt,
+});
+
+const list_pages: ToolHandler = ({ site }) => ({
+  pages: site!.draft.pages.map((p) => ({ pageId: p.pageId, slug: p.slug, title: p.title, kind: p.kind, hidden: p.hidden, sectionCount: p.sections.length })),
+});
+
+const get_page: ToolHandler<{ pageId: string }> = ({ site, args }) => {
+  const page = findPage(site!, args.pageId);
+  return {
+    page: {
+      pageId: page.pageId,
+      slug: page.slug,
+      title: page.title,
+      kind: page.kind,
+      seo: page.seo,
+      sections: page.sections.map((s, position) => ({
+        sectionId: s.sectionId,
+        externalKey: `${page.key}/${s.key}`,
+        type: s.type,
+        hidden: s.hidden,
+        rev: s.rev,
+        position,
+        content: s.content,
+      })),
+    },
+  };
+};
+
+const list_draft_changes: ToolHandler = ({ site }) => {
+  const publishedRevision = site!.published?.revision ?? null;
+  const changes = site!.changes.filter((c) => publishedRevision === null || c.revision > publishedRevision);
+  return {
+    siteRevision: site!.siteRevision,
+    publishedRevision,
+    hasUnpublishedChanges: publishedRevision === null || site!.siteRevision > publishedRevision,
+    changes,
+  };
+};
+
+const get_brand: ToolHandler = ({ site }) => ({ businessName: site!.businessName, ...site!.brand });
+
+const get_analytics_summary: ToolHandler<{ period?: '7d' | '30d' | '90d' }> = ({ site, args }) => {
+  // The reference server records no traffic of its own; it reports the stored counters (zero for a new site).
+  const period = args.period ?? '30d';
+  return {
+    period,
+    visits: site!.stats.visits,
+    uniqueVisitors: site!.stats.uniqueVisitors,
+    topPages: (site!.published?.content.pages ?? []).slice(0, 5).map((p) => ({ path: `/${p.slug === 'home' ? '' : p.slug}`, visits: 0 })),
+  };
+};
+
+/** PortableSiteV1 of the draft (never the published snapshot): rules export-site-whole-draft, portable-site-*. */
+export function toPortableSite(site: Site, now: Date) {
+  const d = site.draft;
+  return {
+    format: 'PortableSiteV1' as const,
+    exportedAt: now.toISOString(),
+    site: { name: site.name, businessName: site.businessName, locale: 'en' },
+    theme: { colors: site.brand.colors, style: site.brand.style },
+    fonts: d.fonts,
+    pages: d.pages.map((p) => ({
+      key: p.key,
+      title: p.title,
+      slug: p.slug,
+      kind: p.kind,
+      seo: p.seo,
+      hidden: p.hidden,
+      sections: p.sections.map((s) => ({
+        externalKey: `${p.key}/${s.key}`,
+        type: s.type,
+        content: s.content,
+        layout: s.layout,
+        rev: s.rev,
+        hidden: s.hidden,
+        blocks: [],
+      })),
+    })),
+    assets: d.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
+    services: site.records.services.map((s) => ({ key: String(s.serviceId), name: String(s.name), ...(s.description ? { description: String(s.description) } : {}) })),
+    collections: d.collections,
+    redirects: d.redirects,
+    contact: site.contact,
+    analytics: site.analytics,
+  };
+}
+
+const export_site: ToolHandler = ({ site, now }) => ({ snapshot: toPortableSite(site!, now) });
+
+export const siteReadHandlers = { list_sites, get_site_overview, list_pages, get_page, list_draft_changes, get_brand, get_analytics_summary, export_site };
