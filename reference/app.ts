@@ -9,6 +9,7 @@ import { fixturesRouter } from './http/fixtures.js';
 import { hostCheck } from './http/host-check.js';
 import { publicSiteHandler } from './http/public-site.js';
 import { protectedResourceMetadata } from './http/well-known.js';
+import { appRouter } from './http/app/routes.js';
 
 export interface RunningServer {
   rt: Runtime;
@@ -45,6 +46,8 @@ export function buildApp(rt: Runtime): Koa {
     const fixtures = fixturesRouter(rt);
     app.use(fixtures.routes());
   }
+  const appPages = appRouter(rt);
+  app.use(appPages.routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -20,6 +20,20 @@ export interface WorkspaceDoc {
   sites: Record<string, Site>;
   connections: Record<string, Connection>;
   plans: Record<string, Plan>;
+  /** planId -> when it expired: garbage-collected plans leave only this, so a late confirm still says "expired". */
+  expiredPlans: Record<string, string>;
+  /** Messages the service would send (document sends, invitations); the reference server never sends them. */
+  outbox: OutboxMessage[];
+  /** Billing facts of the company. A company made through the reviewed rail has none of them (§2.7). */
+  billing: { monthlyCreditReset: boolean; trialEndsAt: string | null; paymentCustomerId: string | null };
+}
+
+export interface OutboxMessage {
+  messageId: string;
+  kind: 'document' | 'invitation';
+  websiteId: string;
+  subjectId: string;
+  queuedAt: string;
 }
 
 export interface UserRecord {
@@ -51,6 +65,18 @@ export interface Site {
   records: SiteRecords;
   /** sectionId -> field names edited in the app since the last import sync (merge rules, §4.3). */
   appEdits: Record<string, string[]>;
+  /** Pending invitations created by confirmed grant_access plans; website-scoped, never workspace-wide. */
+  invitations: Invitation[];
+}
+
+export interface Invitation {
+  invitationId: string;
+  email: string;
+  level: 'editor' | 'viewer';
+  status: 'pending';
+  createdAt: string;
+  /** Hash of the acceptance secret; the secret goes only to the invitee's mailbox, never to a caller. */
+  secretHash: string;
 }
 
 export interface SiteContent {

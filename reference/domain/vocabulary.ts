@@ -1,5 +1,5 @@
 // Names shared by the whole server, taken from spec/ so that the spec stays the single source of truth.
-import type { ErrorCode } from '../../generated/schemas/error.schema.js';
+import type { ErrorCode } from '../../generated/schemas/error.js';
 
 export type Role = 'owner' | 'editor' | 'viewer';
 export type PlanKind =

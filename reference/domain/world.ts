@@ -46,7 +46,7 @@ const RECORD_ID_FIELD: Record<keyof Site['records'], string> = {
 export class WorldError extends Error {}
 
 /** The default pages of a seeded site when the request names none: enough for every content tool. */
-export function defaultPages(businessName: string) {
+export function defaultPages(businessName: string): NonNullable<NonNullable<WorldRequest['sites']>[number]['pages']> {
   return [
     {
       key: 'home',
@@ -80,6 +80,9 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
     sites: {},
     connections: {},
     plans: {},
+    expiredPlans: {},
+    outbox: [],
+    billing: { monthlyCreditReset: true, trialEndsAt: null, paymentCustomerId: null },
   };
   for (const u of request.users) {
     if (userIds.has(u.key)) throw new WorldError(`duplicate user key "${u.key}"`);

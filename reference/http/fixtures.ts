@@ -12,6 +12,7 @@ import { workspaceNow } from '../domain/clock.js';
 import { buildWorld, WorldError, type WorldRequest } from '../domain/world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditSectionText } from '../domain/app-edits.js';
+import { collectExpiredPlans, decidePlan, DecisionError } from '../domain/plans.js';
 import type { Runtime } from '../runtime.js';
 import { readJsonBody, BodyError } from './body.js';
 
@@ -134,6 +135,35 @@ export function fixturesRouter(rt: Runtime): Router {
     const request = await body<{ userId: string; websiteId: string; sectionId: string; field: string; text: string }>(ctx, 'AppEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, workspaceNow(ws)));
+  });
+
+  // Approve or decline as a signed-in user would, through the app page's code path (decidePlan).
+  for (const decision of ['approve', 'decline'] as const) {
+    router.post(`/plans/:planId/${decision}`, async (ctx) => {
+      const request = await body<{ userId: string }>(ctx, 'PlanDecisionRequest');
+      const wsId = await workspaceOf('user', request.userId);
+      try {
+        const plan = await rt.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, workspaceNow(ws)));
+        ctx.body = { status: plan.status };
+      } catch (error) {
+        if (!(error instanceof DecisionError)) throw error;
+        ctx.status = error.code === 'not_found' ? 404 : error.code === 'forbidden' ? 403 : 409;
+        ctx.body = { error: { code: error.code, message: error.message } };
+      }
+    });
+  }
+
+  router.get('/plans/:planId', async (ctx) => {
+    const wsId = String(ctx.query.workspaceId ?? '');
+    if (!(await rt.store.read(wsId))) throw new ToolError('not_found', 'No such workspace.');
+    // Collect first, as any write would, so an expired plan is observably gone (rule plan-expired-garbage-collected).
+    const ws = await rt.store.transact(wsId, (doc) => {
+      collectExpiredPlans(doc, workspaceNow(doc));
+      return doc;
+    });
+    const plan = ws.plans[ctx.params.planId!];
+    if (!plan) throw new ToolError('not_found', 'No such plan (never created, or garbage-collected after expiry).');
+    ctx.body = { planId: plan.planId, status: plan.status, kind: plan.kind, websiteId: plan.websiteId, expiresAt: plan.expiresAt };
   });
 
   router.get('/sites/:id', async (ctx) => {

@@ -98,7 +98,7 @@ export class Store {
     let pending = this.#loading.get(workspaceId);
     if (!pending) {
       pending = (async () => {
-        const low = new Low<WorkspaceDoc>(this.#adapter(workspaceId), undefined as unknown as WorkspaceDoc);
+        const low = new Low<WorkspaceDoc>(this.#adapter(workspaceId), null as unknown as WorkspaceDoc);
         await low.read();
         if (!low.data) return undefined;
         this.#docs.set(workspaceId, low);

@@ -23,6 +23,9 @@ function doc(id: string): WorkspaceDoc {
     sites: {},
     connections: {},
     plans: {},
+    expiredPlans: {},
+    outbox: [],
+    billing: { monthlyCreditReset: false, trialEndsAt: null, paymentCustomerId: null },
   };
 }
 

@@ -3,8 +3,10 @@
 import type { ToolHandler } from './types.js';
 import { siteReadHandlers } from './site-read.js';
 import { contentWriteHandlers } from './content-write.js';
+import { reviewedHandlers } from './reviewed.js';
 
 export const handlers: Record<string, ToolHandler> = {
   ...siteReadHandlers,
   ...contentWriteHandlers,
+  ...reviewedHandlers,
 };

@@ -1,0 +1,5 @@
+/* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */
+export * as CommonSchema from './schemas/common.js';
+export * as ErrorSchema from './schemas/error.js';
+export * as FixturesFixturesSchema from './schemas/fixtures/fixtures.js';
+export * as ToolResultSchema from './schemas/tool-result.js';

@@ -1,0 +1,19 @@
+// Tiny HTML helpers for the app pages: every interpolated value is escaped; pages carry a strict CSP.
+import type { Context } from 'koa';
+
+export const esc = (value: unknown): string =>
+  String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function page(ctx: Context, title: string, body: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'text/html';
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} · site-mcp</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+.card{border:1px solid #ccd;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}
+button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}.muted{color:#556}table{border-collapse:collapse;width:100%}
+td,th{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #eee}code{background:#f4f4f8;padding:0 .25rem}</style>
+</head><body><h1>${esc(title)}</h1>${body}</body></html>`;
+}

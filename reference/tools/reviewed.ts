@@ -1,0 +1,177 @@
+// The reviewed rail's tools (§1.6, §2.6, §4.3): seven prepare_* tools that create plans, publish_site which
+// fails closed, and confirm_pending_action which redeems an approved plan and performs its effect, all in one
+// transaction (the plan is marked redeemed in the same write as the effect).
+import { createHash, randomBytes } from 'node:crypto';
+import { ToolError, recordNotFound, websiteNotFound } from '../domain/errors.js';
+import { checkRedeemable, createPlan, reviewCard } from '../domain/plans.js';
+import { fingerprint } from '../domain/site.js';
+import { newId } from '../domain/ids.js';
+import type { Plan, Site, WorkspaceDoc } from '../domain/model.js';
+import type { PlanKind } from '../domain/vocabulary.js';
+import { createCompany } from '../domain/company.js';
+import type { ToolContext, ToolHandler } from './types.js';
+import type { Runtime } from '../runtime.js';
+
+function prepare(kind: PlanKind, describe: (ctx: ToolContext<any>, site: Site) => { params: Record<string, unknown>; pinned: Plan['pinned']; summary: string }): ToolHandler {
+  return async (ctx) => {
+    const card = await ctx.write((ws, site) => {
+      const { params, pinned, summary } = describe(ctx, site);
+      const plan = createPlan(ws, { kind, connection: ctx.connection, websiteId: site.websiteId, params, pinned, summary }, ctx.now, ctx.rt.limits.planLifetimeSeconds);
+      return reviewCard(plan, site, ctx.rt.baseUrl);
+    });
+    ctx.note(`${kind} plan prepared`);
+    return card;
+  };
+}
+
+function findRecord(site: Site, kind: 'products' | 'documents', idField: string, id: string): Record<string, unknown> {
+  const record = site.records[kind].find((r) => r[idField] === id);
+  if (!record) throw recordNotFound(kind === 'products' ? 'product' : 'document', id);
+  return record;
+}
+
+const sendable = (doc: Record<string, unknown>) => doc.status === 'draft' && !doc.sentAt;
+
+const prepare_publish = prepare('publish', (_ctx, site) => ({
+  params: {},
+  pinned: { siteRevision: site.siteRevision },
+  summary: `Publish the draft of "${site.name}" at revision ${site.siteRevision}: the live site becomes exactly this draft.`,
+}));
+
+const prepare_unpublish = prepare('unpublish', (_ctx, site) => {
+  if (!site.published) throw new ToolError('validation_failed', `"${site.name}" is not published, so there is nothing to unpublish.`);
+  return { params: {}, pinned: { siteRevision: site.siteRevision }, summary: `Take "${site.name}" off its public address.` };
+});
+
+const prepare_search_visibility = prepare('search_visibility', (ctx, site) => {
+  const visible = Boolean((ctx.args as { visible: boolean }).visible);
+  return { params: { visible }, pinned: {}, summary: visible ? `Let search engines index "${site.name}".` : `Ask search engines not to index "${site.name}".` };
+});
+
+const prepare_publish_product = prepare('publish_product', (ctx, site) => {
+  const productId = (ctx.args as { productId: string }).productId;
+  const product = findRecord(site, 'products', 'productId', productId);
+  return { params: { productId }, pinned: { productRevision: Number(product.revision ?? 0) }, summary: `Make the product "${String(product.name)}" (revision ${Number(product.revision ?? 0)}) public on "${site.name}".` };
+});
+
+const prepare_grant_access = prepare('grant_access', (ctx, site) => {
+  const { email, level } = ctx.args as { email: string; level: 'editor' | 'viewer' };
+  // The schema admits editor|viewer only; this guards the rule even if a schema were loosened (rule grant-access-levels).
+  if (level !== 'editor' && level !== 'viewer') throw new ToolError('validation_failed', 'Access level must be editor or viewer; owner cannot be granted over MCP.');
+  return { params: { email: email.toLowerCase(), level }, pinned: {}, summary: `Invite one person as ${level} of "${site.name}" only (not the whole workspace).` };
+});
+
+const prepare_send_document = prepare('send_document', (ctx, site) => {
+  const documentId = (ctx.args as { documentId: string }).documentId;
+  const doc = findRecord(site, 'documents', 'documentId', documentId);
+  if (!sendable(doc)) throw new ToolError('validation_failed', 'This document was already sent or is not a draft; only never-sent drafts can be sent.');
+  return { params: { documentId }, pinned: { documentFingerprint: fingerprint(doc) }, summary: `Send ${String(doc.kind)} ${String(doc.number ?? documentId)} to its customer.` };
+});
+
+/** Company creation anchors to the connection's current site, as approval context only (rule plan-company-anchor-context-only). */
+const prepare_create_company: ToolHandler<{ companyName: string; websiteId?: string }> = async (ctx) => {
+  const anchorId = ctx.connection.reach === 'website' ? ctx.connection.websiteId : (ctx.args.websiteId ?? ctx.connection.websiteId);
+  if (ctx.args.websiteId !== undefined && ctx.args.websiteId !== anchorId) throw websiteNotFound(ctx.args.websiteId);
+  const anchor = anchorId ? ctx.ws.sites[anchorId] : undefined;
+  if (!anchorId || !anchor) throw new ToolError('website_required', 'Company creation is approved on one of your websites: pass websiteId (from list_sites).');
+  if (anchor.members[ctx.connection.createdBy] !== 'owner') {
+    throw new ToolError('owner_only', 'Only an owner of the anchor website who created this connection can have a company created.');
+  }
+  const card = await ctx.write((ws) => {
+    const plan = createPlan(
+      ws,
+      { kind: 'create_company', connection: ctx.connection, websiteId: anchorId, params: { companyName: ctx.args.companyName }, pinned: {}, summary: `Create a new company named "${ctx.args.companyName}" on plan free, with no website and no credits. "${anchor.name}" is only where you approve it.` },
+      ctx.now,
+      ctx.rt.limits.planLifetimeSeconds,
+    );
+    return reviewCard(plan, ws.sites[anchorId], ctx.rt.baseUrl);
+  });
+  ctx.note('create_company plan prepared');
+  return card;
+};
+
+const publish_site: ToolHandler = () => {
+  throw new ToolError('review_required', 'Publishing needs the owner\'s review: call prepare_publish, show the owner the review card, and after they approve it in the app call confirm_pending_action.', {
+    use: 'prepare_publish',
+  });
+};
+
+type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
+
+function requirePinned(ok: boolean, planId: string): void {
+  if (!ok) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
+}
+
+const EFFECTS: Record<PlanKind, Effect> = {
+  publish: (_ws, site, plan, now) => {
+    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId);
+    site.published = { revision: site.siteRevision, publishedAt: now.toISOString(), content: structuredClone(site.draft) };
+    return { effect: `Published revision ${site.siteRevision}.`, result: { publishedRevision: site.siteRevision } };
+  },
+  unpublish: (_ws, site, plan) => {
+    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId);
+    site.published = null;
+    return { effect: 'The site is no longer on its public address.', result: { status: 'unpublished' } };
+  },
+  publish_product: (_ws, site, plan) => {
+    const product = findRecord(site, 'products', 'productId', String(plan.params.productId));
+    requirePinned(Number(product.revision ?? 0) === plan.pinned.productRevision, plan.planId);
+    product.status = 'public';
+    return { effect: `Product ${String(product.name)} is public.`, result: { productId: product.productId, status: 'public' } };
+  },
+  grant_access: (ws, site, plan, now) => {
+    const secret = randomBytes(24).toString('base64url');
+    const invitation = {
+      invitationId: newId('inv'),
+      email: String(plan.params.email),
+      level: plan.params.level as 'editor' | 'viewer',
+      status: 'pending' as const,
+      createdAt: now.toISOString(),
+      secretHash: createHash('sha256').update(secret).digest('hex'),
+    };
+    site.invitations.push(invitation);
+    ws.outbox.push({ messageId: newId('msg'), kind: 'invitation', websiteId: site.websiteId, subjectId: invitation.invitationId, queuedAt: now.toISOString() });
+    // The acceptance link goes to the invitee's mailbox only; the caller gets ids (rule grant-access-no-link).
+    return { effect: `Invitation created as ${invitation.level}, pending acceptance.`, result: { invitationId: invitation.invitationId, level: invitation.level, status: 'pending' } };
+  },
+  send_document: (ws, site, plan, now) => {
+    const doc = findRecord(site, 'documents', 'documentId', String(plan.params.documentId));
+    requirePinned(fingerprint(doc) === plan.pinned.documentFingerprint && sendable(doc), plan.planId);
+    doc.status = 'sent';
+    doc.sentAt = now.toISOString();
+    ws.outbox.push({ messageId: newId('msg'), kind: 'document', websiteId: site.websiteId, subjectId: String(doc.documentId), queuedAt: now.toISOString() });
+    return { effect: `${String(doc.kind)} marked sent.`, result: { documentId: doc.documentId, documentStatus: 'sent' } };
+  },
+  create_company: async (ws, _site, plan, now, rt) => {
+    const companyId = await createCompany(rt.store, ws, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
+    return { effect: 'Company created on plan free with no website and no credits.', result: { companyId } };
+  },
+  search_visibility: (_ws, site, plan) => {
+    site.searchVisible = Boolean(plan.params.visible);
+    return { effect: site.searchVisible ? 'Search engines may index the site.' : 'Search engines are asked not to index the site.', result: { searchVisible: site.searchVisible } };
+  },
+};
+
+const confirm_pending_action: ToolHandler<{ planId: string; websiteId?: string }> = async (ctx) => {
+  const outcome = await ctx.rt.store.transact(ctx.ws.id, async (ws) => {
+    const connection = ws.connections[ctx.connection.connectionId]!;
+    const { plan, site } = checkRedeemable(ws, connection, ctx.args.planId, ctx.args.websiteId, ctx.now);
+    const done = await EFFECTS[plan.kind](ws, site, plan, ctx.now, ctx.rt);
+    plan.status = 'redeemed';
+    return { planId: plan.planId, kind: plan.kind, websiteId: plan.websiteId, ...done };
+  });
+  ctx.note(`${outcome.kind} plan confirmed`);
+  return outcome;
+};
+
+export const reviewedHandlers = {
+  prepare_publish,
+  prepare_unpublish,
+  prepare_search_visibility,
+  prepare_publish_product,
+  prepare_grant_access,
+  prepare_send_document,
+  prepare_create_company,
+  publish_site,
+  confirm_pending_action,
+};

@@ -1,0 +1,193 @@
+// The one loader of spec/: the reference server, the conformance suite, the type generator and the spec
+// tests all read the specification through this module, so there is one interpretation of it.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export const specDir = fileURLToPath(new URL('.', import.meta.url));
+/** Schema $ids live under this base; it is never fetched — it maps to specDir. */
+export const SPEC_BASE = 'https://site-mcp.invalid/spec/';
+
+export type Keyword = 'must' | 'must-not' | 'may';
+
+export interface Rule {
+  id: string;
+  section: string;
+  keyword: Keyword;
+  text: string;
+  decision?: boolean;
+  untestable?: string;
+  /** The catalogue file it came from, relative to spec/. */
+  file: string;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  scopes: string[];
+  gates: string[];
+  planKind: string | null;
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  since?: string;
+  rules: string[];
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function walk(dir: string, suffix: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...walk(path, suffix));
+    else if (name.endsWith(suffix)) out.push(path);
+  }
+  return out;
+}
+
+const rel = (path: string) => path.slice(specDir.length);
+
+let rulesCache: Rule[] | undefined;
+export function loadRules(): Rule[] {
+  if (!rulesCache) {
+    rulesCache = [];
+    for (const path of walk(join(specDir, 'rules'), '.yaml')) {
+      const file = parseYaml(readFileSync(path, 'utf8')) as { rules: Omit<Rule, 'file'>[] };
+      for (const rule of file.rules ?? []) rulesCache.push({ ...rule, file: rel(path) });
+    }
+  }
+  return rulesCache;
+}
+
+export function ruleIds(): Set<string> {
+  return new Set(loadRules().map((r) => r.id));
+}
+
+export function loadRuleFiles(): { file: string; content: unknown }[] {
+  return walk(join(specDir, 'rules'), '.yaml').map((path) => ({ file: rel(path), content: parseYaml(readFileSync(path, 'utf8')) }));
+}
+
+let toolsCache: ToolDefinition[] | undefined;
+export function loadTools(): ToolDefinition[] {
+  if (!toolsCache) {
+    toolsCache = walk(join(specDir, 'tools'), '.json')
+      .map((path) => JSON.parse(readFileSync(path, 'utf8')) as ToolDefinition)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+  return toolsCache;
+}
+
+export function toolFiles(): { file: string; definition: ToolDefinition }[] {
+  return walk(join(specDir, 'tools'), '.json').map((path) => ({ file: rel(path), definition: JSON.parse(readFileSync(path, 'utf8')) as ToolDefinition }));
+}
+
+export function toolByName(name: string): ToolDefinition | undefined {
+  return loadTools().find((t) => t.name === name);
+}
+
+let schemasCache: Map<string, Record<string, Json>> | undefined;
+/** Every *.schema.json under spec/schemas, keyed by its $id. */
+export function loadSchemas(): Map<string, Record<string, Json>> {
+  if (!schemasCache) {
+    schemasCache = new Map();
+    for (const path of walk(join(specDir, 'schemas'), '.schema.json')) {
+      const schema = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Json>;
+      const expected = `${SPEC_BASE}${rel(path)}`;
+      if (schema.$id !== expected) throw new Error(`${rel(path)}: $id must be ${expected}`);
+      schemasCache.set(expected, schema);
+    }
+  }
+  return schemasCache;
+}
+
+export const toolSchemaId = (name: string, which: 'input' | 'output') => `${SPEC_BASE}tools/${name}.${which}.json`;
+
+/** A strict Ajv (draft 2020-12, formats) holding every spec schema and every tool's input and output schema. */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  for (const schema of loadSchemas().values()) ajv.addSchema(schema);
+  for (const tool of loadTools()) {
+    ajv.addSchema({ ...tool.inputSchema, $id: toolSchemaId(tool.name, 'input') });
+    ajv.addSchema({ ...tool.outputSchema, $id: toolSchemaId(tool.name, 'output') });
+  }
+  return ajv;
+}
+
+let validatorsCache: Map<string, { input: ValidateFunction; output: ValidateFunction }> | undefined;
+export function compileToolValidators(): Map<string, { input: ValidateFunction; output: ValidateFunction }> {
+  if (!validatorsCache) {
+    const ajv = createAjv();
+    validatorsCache = new Map(
+      loadTools().map((t) => [t.name, { input: ajv.getSchema(toolSchemaId(t.name, 'input'))!, output: ajv.getSchema(toolSchemaId(t.name, 'output'))! }]),
+    );
+  }
+  return validatorsCache;
+}
+
+/** Documents too large to inline into tools/list: a whole-document $ref to one collapses to a short stand-in. */
+const COLLAPSED: Record<string, Json> = {
+  [`${SPEC_BASE}schemas/portable-site-v1.schema.json`]: { type: 'object', description: 'A PortableSiteV1 snapshot (export_site output).' },
+};
+
+function resolvePointer(doc: Json, pointer: string): Json {
+  let node: Json = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = (node as Record<string, Json>)[key]!;
+    if (node === undefined) throw new Error(`unresolvable pointer ${pointer}`);
+  }
+  return node;
+}
+
+/**
+ * Inlines every $ref so a schema stands alone, as tools/list needs. `baseId` is the $id of the document
+ * `root` that `node` sits in; relative refs resolve against it.
+ */
+export function inlineRefs(node: Json, baseId: string, root: Json, depth = 0): Json {
+  if (depth > 32) throw new Error(`$ref nesting too deep at ${baseId}`);
+  if (Array.isArray(node)) return node.map((n) => inlineRefs(n, baseId, root, depth));
+  if (node === null || typeof node !== 'object') return node;
+  if (typeof node.$ref === 'string') {
+    const [docPart, pointer = ''] = node.$ref.split('#');
+    const docId = docPart ? new URL(docPart, baseId).href : baseId;
+    if (!pointer && COLLAPSED[docId]) return COLLAPSED[docId]!;
+    const doc = docId === baseId ? root : loadSchemas().get(docId);
+    if (doc === undefined) throw new Error(`unresolvable $ref ${node.$ref} from ${baseId}`);
+    const { $ref: _ref, ...siblings } = node;
+    const target = inlineRefs(resolvePointer(doc, pointer), docId, doc, depth + 1) as Record<string, Json>;
+    return { ...target, ...(inlineRefs(siblings, baseId, root, depth) as Record<string, Json>) };
+  }
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema' || key === '$id' || key === '$comment' || key === '$defs') continue;
+    out[key] = inlineRefs(value, baseId, root, depth);
+  }
+  return out;
+}
+
+/** The MCP tools/list result, built from spec/tools (rule tools-list-size is measured on it). */
+export function toolsListPayload(): { tools: { name: string; title: string; description: string; inputSchema: Json; annotations: Json }[] } {
+  return {
+    tools: loadTools().map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: inlineRefs(t.inputSchema as Json, toolSchemaId(t.name, 'input'), t.inputSchema as Json),
+      annotations: t.annotations as Json,
+    })),
+  };
+}
+
+/** Reads a data file of spec/ (scopes.json, limits.json, …); a missing one is an error, never undefined. */
+export function loadJson<T = unknown>(relPath: string): T {
+  return JSON.parse(readFileSync(join(specDir, relPath), 'utf8')) as T;
+}

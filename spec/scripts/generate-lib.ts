@@ -1,0 +1,56 @@
+// Generates TypeScript types from spec/ with json-schema-to-typescript: one module per shared schema under
+// generated/schemas/, one per tool under generated/tools/ (exporting <Tool>Input and <Tool>Output), and an
+// index. Pure: returns path → content, so a test can compare it with what is committed.
+import { dirname, join } from 'node:path';
+import { compile, type Options } from 'json-schema-to-typescript';
+import { loadSchemas, loadTools, SPEC_BASE, specDir } from '../index.js';
+
+const BANNER = '/* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */';
+
+const pascal = (name: string) => name.replace(/(^|[_-])([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+function options(cwd: string): Partial<Options> {
+  return {
+    bannerComment: BANNER,
+    cwd,
+    additionalProperties: false,
+    strictIndexSignatures: true,
+    unreachableDefinitions: true,
+    format: true,
+    style: { singleQuote: true, printWidth: 120 },
+    // Refs are relative files under spec/; nothing is ever fetched.
+    $refOptions: { resolve: { http: false } },
+  };
+}
+
+export async function generateAll(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const index: string[] = [BANNER];
+  for (const [id, schema] of loadSchemas()) {
+    const relPath = id.slice(`${SPEC_BASE}schemas/`.length);
+    const moduleName = relPath.replace(/\.schema\.json$/, '');
+    const { $id: _id, ...rest } = schema;
+    const ts = await compile(rest as never, pascal(moduleName.split('/').pop()!), options(dirname(join(specDir, 'schemas', relPath))));
+    out.set(`generated/schemas/${moduleName}.ts`, ts);
+    index.push(`export * as ${pascal(moduleName.replace(/\//g, '-'))}Schema from './schemas/${moduleName}.js';`);
+  }
+  for (const tool of loadTools()) {
+    const name = pascal(tool.name);
+    const root = {
+      title: `${name}Tool`,
+      description: `Input and output (data of a successful result) of the ${tool.name} tool.`,
+      type: 'object',
+      additionalProperties: false,
+      required: ['input', 'output'],
+      properties: {
+        input: { ...tool.inputSchema, title: `${name}Input` },
+        output: { ...tool.outputSchema, title: `${name}Output` },
+      },
+    };
+    const ts = await compile(root as never, `${name}Tool`, options(join(specDir, 'tools')));
+    out.set(`generated/tools/${tool.name}.ts`, ts);
+    index.push(`export type { ${name}Input, ${name}Output } from './tools/${tool.name}.js';`);
+  }
+  out.set('generated/index.ts', `${index.join('\n')}\n`);
+  return out;
+}
