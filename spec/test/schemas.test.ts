@@ -1,0 +1,38 @@
+// Every schema compiles under Ajv strict mode, every tool's input and output schema compiles, and the
+// state-machine data names only real rules.
+import { describe, expect, it } from 'vitest';
+import { compileToolValidators, createAjv, loadJson, loadSchemas, loadTools, ruleIds } from '../index.js';
+
+describe('schemas', () => {
+  it('compile under Ajv strict mode', () => {
+    const ajv = createAjv();
+    for (const id of loadSchemas().keys()) expect(() => ajv.getSchema(id), id).not.toThrow();
+    expect(loadSchemas().size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('compile every tool input and output schema', () => {
+    const validators = compileToolValidators();
+    expect(validators.size).toBe(loadTools().length);
+    for (const [name, v] of validators) {
+      expect(typeof v.input, name).toBe('function');
+      expect(typeof v.output, name).toBe('function');
+    }
+  });
+
+  it('make every tool input an object schema that refuses unknown properties', () => {
+    for (const tool of loadTools()) {
+      const input = tool.inputSchema as { type?: string; additionalProperties?: unknown; oneOf?: { additionalProperties?: unknown }[] };
+      expect(input.type, tool.name).toBe('object');
+      const closed = input.additionalProperties === false || (input.oneOf ?? []).every((b) => b.additionalProperties === false);
+      expect(closed, `${tool.name} must refuse unknown arguments`).toBe(true);
+    }
+  });
+
+  it('plan-states.json transitions name only catalogue rules', () => {
+    const ids = ruleIds();
+    const machines = loadJson<{ machines: Record<string, { transitions: { rules: string[] }[] }> }>('plan-states.json').machines;
+    for (const [name, machine] of Object.entries(machines)) {
+      for (const t of machine.transitions) for (const r of t.rules) expect(ids.has(r), `${name}: ${r}`).toBe(true);
+    }
+  });
+});
