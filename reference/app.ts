@@ -10,6 +10,7 @@ import { hostCheck } from './http/host-check.js';
 import { publicSiteHandler } from './http/public-site.js';
 import { protectedResourceMetadata } from './http/well-known.js';
 import { appRouter } from './http/app/routes.js';
+import { libraryHandler } from './http/library.js';
 
 export interface RunningServer {
   rt: Runtime;
@@ -39,6 +40,7 @@ export function buildApp(rt: Runtime): Koa {
   router.get('/sites/:websiteId', publicSiteHandler(rt));
   router.get('/sites/:websiteId/', publicSiteHandler(rt));
   router.get('/sites/:websiteId/:slug', publicSiteHandler(rt));
+  router.get('/library/:websiteId/:file', libraryHandler(rt));
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });

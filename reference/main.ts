@@ -7,6 +7,7 @@
 //   --fixtures-secret S enable the conformance fixtures protocol (env SITE_MCP_FIXTURES_SECRET; test mode only)
 //   --allowed-host H    extra Host header value to accept, repeatable (env SITE_MCP_ALLOWED_HOSTS, comma-separated)
 //   --base-url U        public base URL when behind a proxy (env SITE_MCP_BASE_URL)
+//   --dns-server S      resolver for domain verification, host[:port] (env SITE_MCP_DNS_SERVER; system default)
 //   --no-seed           do not create the demo workspace
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     'fixtures-secret': { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
     'base-url': { type: 'string' },
+    'dns-server': { type: 'string' },
     'no-seed': { type: 'boolean' },
   },
 });
@@ -34,6 +36,7 @@ const config = {
   fixturesSecret: values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET ?? undefined,
   allowedHosts: [...(values['allowed-host'] ?? []), ...(env.SITE_MCP_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
   baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
+  dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
 };
 
 const server = await startServer(config);

@@ -5,6 +5,7 @@ import { compileToolValidators, loadTools, type ToolDefinition } from '../spec/i
 import { ActivityLog } from './store/activity.js';
 import { Store } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
+import { DnsClient } from './domain/dns.js';
 import type { Gate } from './domain/authorize.js';
 import type { Role } from './domain/vocabulary.js';
 
@@ -61,6 +62,8 @@ export interface Config {
   fixturesSecret?: string;
   /** Extra Host header values accepted besides the bound address (DNS-rebinding protection). */
   allowedHosts: string[];
+  /** DNS server for domain verification (host or host:port); the system resolver when unset. */
+  dnsServer?: string;
   /** Replaces the standard rate limits; only benchmarks set it, to measure the checked path without refusals. */
   rateLimitsOverride?: Limits['rateLimits'];
 }
@@ -69,6 +72,7 @@ export class Runtime {
   readonly store: Store;
   readonly activity: ActivityLog;
   readonly limiter = new SlidingWindowLimiter();
+  readonly dns = new DnsClient();
   readonly catalogue = loadCatalogue();
   readonly config: Config;
   readonly limits: Limits;
@@ -79,6 +83,7 @@ export class Runtime {
     this.config = config;
     this.limits = config.rateLimitsOverride ? { ...limits, rateLimits: config.rateLimitsOverride } : limits;
     this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
+    this.dns.useServer(config.dnsServer);
   }
 
   static async create(config: Config): Promise<Runtime> {

@@ -65,6 +65,10 @@ export interface Site {
   records: SiteRecords;
   /** sectionId -> field names edited in the app since the last import sync (merge rules, §4.3). */
   appEdits: Record<string, string[]>;
+  /** Copies of the draft taken before an import merge (rule import-merge-restore-point); the newest five are kept. */
+  restorePoints: { restorePointId: string; createdAt: string; draft: SiteContent }[];
+  /** The site's media library (generated images land here); not part of the draft, so not a draft change. */
+  library: Asset[];
   /** Pending invitations created by confirmed grant_access plans; website-scoped, never workspace-wide. */
   invitations: Invitation[];
 }

@@ -36,6 +36,8 @@ export function newSite(input: { name: string; businessName: string; members: Re
     stats: { visits: 0, uniqueVisitors: 0 },
     records: { leads: [], bookings: [], contacts: [], products: [], services: [], documents: [], domains: [] },
     appEdits: {},
+    restorePoints: [],
+    library: [],
     invitations: [],
   };
 }

@@ -166,6 +166,13 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = { planId: plan.planId, status: plan.status, kind: plan.kind, websiteId: plan.websiteId, expiresAt: plan.expiresAt };
   });
 
+  // Points domain verification at the suite's DNS stub (test mode only).
+  router.post('/dns-resolver', async (ctx) => {
+    const request = await body<{ server: string }>(ctx, 'DnsResolverRequest');
+    rt.dns.useServer(request.server);
+    ctx.body = {};
+  });
+
   router.get('/sites/:id', async (ctx) => {
     const wsId = await workspaceOf('site', ctx.params.id!);
     const ws = (await rt.store.read(wsId))!;

@@ -12,7 +12,7 @@ import { DataFile } from 'lowdb/node';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
 
-export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'plan';
+export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname';
 
 export class Store {
   readonly dataDir: string;

@@ -1,0 +1,35 @@
+// The image provider interface of generate_image, and the reference provider: a deterministic SVG rendered
+// locally from the brand palette and the prompt (no network, no model). A real deployment plugs a hosted
+// provider in behind the same interface.
+import { createHash } from 'node:crypto';
+import type { Brand } from './model.js';
+
+export interface ImageRequest {
+  prompt: string;
+  aspect: 'square' | 'landscape' | 'portrait';
+  brand: Brand;
+}
+
+export interface ImageProvider {
+  render(request: ImageRequest): Promise<{ mimeType: string; bytes: Buffer }>;
+}
+
+const SIZES = { square: [1024, 1024], landscape: [1344, 768], portrait: [768, 1344] } as const;
+
+const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+export const svgBrandProvider: ImageProvider = {
+  async render({ prompt, aspect, brand }) {
+    const [w, h] = SIZES[aspect];
+    const seed = createHash('sha256').update(prompt).digest();
+    const palette = [brand.colors.primary, brand.colors.secondary, brand.colors.accent];
+    const shapes = Array.from({ length: 6 }, (_, i) => {
+      const x = (seed[i * 3]! / 255) * w;
+      const y = (seed[i * 3 + 1]! / 255) * h;
+      const r = 60 + (seed[i * 3 + 2]! / 255) * (Math.min(w, h) / 3);
+      return `<circle cx="${x.toFixed(0)}" cy="${y.toFixed(0)}" r="${r.toFixed(0)}" fill="${palette[i % 3]}" fill-opacity="0.55"/>`;
+    }).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}"><title>${escapeXml(prompt)}</title><rect width="100%" height="100%" fill="${brand.colors.background}"/>${shapes}</svg>`;
+    return { mimeType: 'image/svg+xml', bytes: Buffer.from(svg) };
+  },
+};

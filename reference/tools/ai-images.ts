@@ -1,0 +1,47 @@
+// ai:generate: generate_image (§4.3). Consent and credits are read before the provider is called; the charge
+// happens after delivery, in the same transaction that re-checks the balance, so the balance never goes
+// negative even when calls race (rules generate-image-*). The image goes to the site's library; no page,
+// section or site revision changes.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ToolError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { svgBrandProvider, type ImageProvider } from '../domain/image-provider.js';
+import type { ToolHandler } from './types.js';
+
+export let imageProvider: ImageProvider = svgBrandProvider;
+/** Lets a test count provider calls (e.g. none when credits are short). */
+export function setImageProvider(provider: ImageProvider): void {
+  imageProvider = provider;
+}
+
+function insufficient(balance: number, cost: number): ToolError {
+  return new ToolError('insufficient_credits', `Generating an image costs ${cost} credit${cost === 1 ? '' : 's'} and the workspace has ${balance}. The owner can buy credits in the app.`, { limit: balance });
+}
+
+const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landscape' | 'portrait' }> = async ({ rt, ws, site, args, note }) => {
+  const cost = rt.limits.imageCreditCost.value;
+  const current = (await rt.store.read(ws.id))!; // consent re-read on every call (rule generate-image-consent-reread)
+  if (!current.aiConsent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
+  if (current.credits < cost) throw insufficient(current.credits, cost);
+  const image = await imageProvider.render({ prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
+  const assetId = newId('asset');
+  const dir = join(rt.config.dataDir, 'library', site!.websiteId);
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${assetId}.svg`);
+  await writeFile(file, image.bytes);
+  const creditsRemaining = await rt.store.transact(ws.id, (fresh) => {
+    if (!fresh.aiConsent) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
+    if (fresh.credits < cost) throw insufficient(fresh.credits, cost);
+    fresh.credits -= cost;
+    fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
+    return fresh.credits;
+  }).catch(async (error: unknown) => {
+    await rm(file, { force: true }); // nothing half-written: no library file without its charge
+    throw error;
+  });
+  note('image generated into the library', { creditsSpent: cost });
+  return { assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, creditsSpent: cost, creditsRemaining };
+};
+
+export const aiImageHandlers = { generate_image };

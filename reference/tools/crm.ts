@@ -1,0 +1,108 @@
+// CRM tools (§2.5, §4.3): list_leads, list_bookings, list_contacts (crm:read) and crm_update (crm:write).
+// crm_update writes only status, handled, note and followUpAt (leads); it never deletes, never messages and
+// never changes an email. Lead text comes from anonymous visitors: it is returned as data, marked untrusted.
+import { ToolError, recordNotFound } from '../domain/errors.js';
+import type { Site } from '../domain/model.js';
+import type { ToolHandler } from './types.js';
+
+type RecordType = 'lead' | 'booking' | 'contact';
+const COLLECTION = { lead: 'leads', booking: 'bookings', contact: 'contacts' } as const;
+const ID_FIELD = { lead: 'leadId', booking: 'bookingId', contact: 'contactId' } as const;
+const DEFAULT_STATUS = { lead: 'new', booking: 'confirmed', contact: 'active' } as const;
+
+const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+
+function leadView(r: Record<string, unknown>) {
+  return {
+    leadId: String(r.leadId),
+    websiteId: String(r.websiteId),
+    status: (r.status as string) ?? DEFAULT_STATUS.lead,
+    handled: Boolean(r.handled),
+    note: str(r.note),
+    followUpAt: str(r.followUpAt),
+    createdAt: String(r.createdAt),
+    // Visitor-written fields travel in one marked envelope (rule crm-lead-text-is-data).
+    visitorText: { untrusted: true as const, name: str(r.name) ?? '', email: str(r.email) ?? '', phone: str(r.phone) ?? '', message: str(r.message) ?? '' },
+  };
+}
+
+function bookingView(r: Record<string, unknown>) {
+  return {
+    bookingId: String(r.bookingId),
+    websiteId: String(r.websiteId),
+    status: (r.status as string) ?? DEFAULT_STATUS.booking,
+    handled: Boolean(r.handled),
+    note: str(r.note),
+    startsAt: String(r.startsAt ?? r.createdAt),
+    serviceName: String(r.serviceName ?? ''),
+    customer: { name: str(r.name) ?? '', email: str(r.email) ?? '', phone: str(r.phone) ?? '' },
+  };
+}
+
+function contactView(r: Record<string, unknown>) {
+  return {
+    contactId: String(r.contactId),
+    websiteId: String(r.websiteId),
+    status: (r.status as string) ?? DEFAULT_STATUS.contact,
+    handled: Boolean(r.handled),
+    note: str(r.note),
+    name: str(r.name) ?? '',
+    email: str(r.email) ?? '',
+    phone: str(r.phone) ?? '',
+    createdAt: String(r.createdAt),
+  };
+}
+
+const VIEW: Record<RecordType, (r: Record<string, unknown>) => Record<string, unknown>> = { lead: leadView, booking: bookingView, contact: contactView };
+
+function lister(type: RecordType): ToolHandler<{ status?: string; limit?: number; cursor?: string }> {
+  return ({ site, args, note }) => {
+    const all = site!.records[COLLECTION[type]].map(VIEW[type]).filter((r) => !args.status || r.status === args.status);
+    const start = args.cursor ? Math.max(0, all.findIndex((r) => r[ID_FIELD[type]] === args.cursor) + 1) : 0;
+    const limit = args.limit ?? 50;
+    const items = all.slice(start, start + limit);
+    note(`${COLLECTION[type]} listed (${items.length})`);
+    return { items, nextCursor: start + limit < all.length ? String(items[items.length - 1]![ID_FIELD[type]]) : null };
+  };
+}
+
+interface CrmChanges { status?: string; handled?: boolean; note?: string | null; followUpAt?: string | null }
+
+function applyChanges(type: RecordType, record: Record<string, unknown>, changes: CrmChanges): string[] {
+  if (type === 'booking' && changes.status !== undefined) {
+    // Only no_show, and not from a cancelled or completed booking (rules crm-booking-no-show-only,
+    // crm-booking-cancel-complete-refused): those moves are queued for the reviewed rail.
+    if (changes.status !== 'no_show') throw new ToolError('not_available', 'crm_update can only mark a booking no_show; cancelling, completing or rescheduling happens in the app.');
+    if (record.status === 'cancelled' || record.status === 'completed') {
+      throw new ToolError('not_available', `This booking is ${String(record.status)}; it cannot be changed by crm_update.`);
+    }
+  }
+  if (changes.followUpAt !== undefined && type !== 'lead') throw new ToolError('validation_failed', 'followUpAt exists on leads only.');
+  const changed: string[] = [];
+  for (const field of ['status', 'handled', 'note', 'followUpAt'] as const) {
+    if (changes[field] === undefined) continue;
+    record[field] = changes[field];
+    changed.push(field);
+  }
+  return changed;
+}
+
+const crm_update: ToolHandler<{ recordType: RecordType; recordId: string; changes: CrmChanges }> = async ({ args, write, note }) => {
+  const { recordType, recordId, changes } = args;
+  try {
+    const changedFields = await write((_ws, site: Site) => {
+      // Looks in the target site only: another site's id answers exactly like a missing one (rule crm-update-cross-site-not-found).
+      const record = site.records[COLLECTION[recordType]].find((r) => r[ID_FIELD[recordType]] === recordId);
+      if (!record) throw recordNotFound(recordType, recordId);
+      return applyChanges(recordType, record, changes);
+    });
+    // Record type and field names only (rule activity-crm-summary-field-names).
+    note(`${recordType} updated: ${changedFields.join(', ')}`);
+    return { recordType, recordId, changedFields };
+  } catch (error) {
+    if (error instanceof ToolError && error.code === 'not_found') note(`${recordType} lookup missed`);
+    throw error;
+  }
+};
+
+export const crmHandlers = { list_leads: lister('lead'), list_bookings: lister('booking'), list_contacts: lister('contact'), crm_update };

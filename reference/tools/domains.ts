@@ -1,0 +1,91 @@
+// Domain tools (§4.3): list_domains (domain:read, also satisfied by domain:write), connect_domain and
+// set_primary_domain (domain:write, owner-only). Tools take a hostname, never a domain id. A hostname of
+// another site — any tenant's — answers exactly like one that does not exist (rule
+// domain-other-site-same-as-missing). Buying, renewing, transferring and removing are absent.
+import { randomBytes } from 'node:crypto';
+import { ToolError } from '../domain/errors.js';
+import { DNS_TARGET } from '../domain/dns.js';
+import type { Site } from '../domain/model.js';
+import type { ToolHandler } from './types.js';
+import type { Runtime } from '../runtime.js';
+
+interface DomainRecord { hostname: string; status: 'pending' | 'verified' | 'failed'; primary: boolean; verifyToken: string; createdAt: string; checkedAt?: string }
+interface DnsRecord { type: 'A' | 'CNAME' | 'TXT'; name: string; value: string }
+
+const isApex = (hostname: string) => hostname.split('.').length === 2;
+
+function requiredRecords(d: Pick<DomainRecord, 'hostname' | 'verifyToken'>): DnsRecord[] {
+  return [
+    { type: 'TXT', name: `_site-mcp-verify.${d.hostname}`, value: `site-mcp-verify=${d.verifyToken}` },
+    isApex(d.hostname) ? { type: 'A', name: d.hostname, value: DNS_TARGET.a } : { type: 'CNAME', name: d.hostname, value: DNS_TARGET.cname },
+  ];
+}
+
+async function missingRecords(rt: Runtime, d: DomainRecord): Promise<DnsRecord[]> {
+  const missing: DnsRecord[] = [];
+  for (const record of requiredRecords(d)) {
+    const answers = record.type === 'TXT' ? await rt.dns.txt(record.name) : record.type === 'A' ? await rt.dns.a(record.name) : await rt.dns.cname(record.name);
+    if (!answers.map((a) => a.toLowerCase().replace(/\.$/, '')).includes(record.value.toLowerCase())) missing.push(record);
+  }
+  return missing;
+}
+
+function unavailable(hostname: string): ToolError {
+  return new ToolError('not_found', `No domain "${hostname}" can be used here: it does not exist, or it is not connected to this website.`);
+}
+
+const domainsOf = (site: Site) => site.records.domains as unknown as DomainRecord[];
+
+const list_domains: ToolHandler = ({ site }) => ({
+  domains: domainsOf(site!).map((d) => ({ hostname: d.hostname, status: d.status, primary: d.primary, dnsRecords: requiredRecords(d) })),
+});
+
+const connect_domain: ToolHandler<{ hostname: string }> = async ({ rt, site, args, write, note, now }) => {
+  const hostname = args.hostname.toLowerCase();
+  const owner = await rt.store.lookupDirectory('hostname', hostname);
+  if (owner && owner !== site!.websiteId) throw unavailable(hostname);
+  const existing = domainsOf(site!).find((d) => d.hostname === hostname);
+  if (!existing && !(await rt.dns.exists(hostname))) throw unavailable(hostname);
+  // Probe outside the transaction (network), then write the result in one transaction.
+  const candidate: DomainRecord = existing ?? { hostname, status: 'pending', primary: false, verifyToken: randomBytes(12).toString('hex'), createdAt: now.toISOString() };
+  const missing = await missingRecords(rt, candidate);
+  const status: DomainRecord['status'] = missing.length === 0 ? 'verified' : 'pending';
+  await write((_ws, fresh) => {
+    const list = domainsOf(fresh);
+    let record = list.find((d) => d.hostname === hostname);
+    if (!record) {
+      record = { ...candidate };
+      list.push(record);
+    }
+    record.status = status;
+    record.checkedAt = now.toISOString();
+  });
+  if (!existing) await rt.store.setDirectory('hostname', hostname, site!.websiteId);
+  note(existing ? 'domain re-checked' : 'domain connected');
+  return {
+    hostname,
+    status,
+    alreadyConnected: Boolean(existing),
+    dnsRecordsNeeded: missing,
+    nextStep:
+      status === 'verified'
+        ? `${hostname} is verified. Call set_primary_domain to make it the address the site uses.`
+        : `Add the ${missing.length} DNS record${missing.length === 1 ? '' : 's'} listed at the domain's DNS provider, wait a few minutes, then call connect_domain again with the same hostname to re-check.`,
+  };
+};
+
+const set_primary_domain: ToolHandler<{ hostname: string }> = async ({ args, write, note }) => {
+  const hostname = args.hostname.toLowerCase();
+  const result = await write((_ws, site) => {
+    const list = domainsOf(site);
+    const target = list.find((d) => d.hostname === hostname);
+    if (!target) throw unavailable(hostname);
+    if (target.status !== 'verified') throw new ToolError('validation_failed', `${hostname} is not verified yet; call connect_domain to re-check its DNS records first.`);
+    for (const d of list) d.primary = d.hostname === hostname;
+    return { hostname, primary: true as const, redirects: list.filter((d) => d.hostname !== hostname).map((d) => d.hostname) };
+  });
+  note('primary domain set');
+  return result;
+};
+
+export const domainHandlers = { list_domains, connect_domain, set_primary_domain };

@@ -1,0 +1,204 @@
+// import_site (§4.3): a PortableSiteV1 payload becomes a new unpublished draft website, or, with
+// mergeIntoWebsiteId, is merged into an existing site by externalKey under the merge rules. Unattended (no
+// review), content:write only (no advanced grant). Assets are fetched through the SSRF-hardened pipeline and
+// skipped with a reason when unsafe or unfetchable. Everything lands in one transaction or not at all.
+import { ToolError, websiteNotFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { Page, Section, Site, WorkspaceDoc } from '../domain/model.js';
+import { newSite, recordChange } from '../domain/site.js';
+import { validateSectionContent } from '../domain/section-content.js';
+import { safeFetch, UnsafeUrlError } from '../domain/safe-fetch.js';
+import { ROLE_RANK } from '../domain/vocabulary.js';
+import { checkSiteLimit, checkWorkspaceOwner } from './workspace.js';
+import { editorUrl } from './site-read.js';
+import type { ToolContext, ToolHandler } from './types.js';
+
+export interface PortableSection { externalKey: string; type: string; content: Record<string, unknown>; layout?: Section['layout']; rev?: number; hidden?: boolean }
+export interface PortablePage { key: string; title: string; slug?: string; kind?: 'page' | 'post'; seo?: { title?: string; description?: string }; hidden?: boolean; sections: PortableSection[] }
+export interface PortableSite {
+  format: 'PortableSiteV1';
+  site: { name: string; businessName?: string };
+  theme?: { colors?: Partial<Site['brand']['colors']>; style?: string };
+  fonts?: Site['draft']['fonts'];
+  pages: PortablePage[];
+  assets?: { key: string; url: string; alt?: string; kind?: 'image' | 'file' }[];
+  services?: { key: string; name: string; description?: string }[];
+  collections?: Site['draft']['collections'];
+  redirects?: Site['draft']['redirects'];
+  contact?: Site['contact'];
+  analytics?: Site['analytics'];
+}
+
+const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
+
+/** Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons. */
+export async function fetchAssets(assets: NonNullable<PortableSite['assets']>) {
+  const kept: Site['draft']['assets'] = [];
+  const skipped: { url: string; reason: string }[] = [];
+  for (const [i, asset] of assets.entries()) {
+    if (i >= ASSET_LIMITS.maxAssets) {
+      skipped.push({ url: asset.url, reason: `over the ${ASSET_LIMITS.maxAssets}-asset cap` });
+      continue;
+    }
+    try {
+      const res = await safeFetch(asset.url, ASSET_LIMITS);
+      if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
+      if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
+      kept.push({ assetId: newId('asset'), key: asset.key, url: res.url, alt: asset.alt ?? '', kind: asset.kind ?? 'image' });
+    } catch (error) {
+      skipped.push({ url: asset.url, reason: error instanceof UnsafeUrlError ? error.message : 'could not be fetched' });
+    }
+  }
+  return { kept, skipped };
+}
+
+function splitKey(externalKey: string): [string, string] {
+  const [page, section] = externalKey.split('/') as [string, string];
+  return [page, section];
+}
+
+function validatePages(pages: PortablePage[]): void {
+  for (const [p, page] of pages.entries()) {
+    for (const [s, section] of page.sections.entries()) {
+      try {
+        validateSectionContent(section.type, section.content);
+      } catch (error) {
+        if (error instanceof ToolError) throw new ToolError('validation_failed', `pages/${p}/sections/${s} (${section.externalKey}): ${error.message}`, error.details);
+        throw error;
+      }
+    }
+  }
+}
+
+function toPage(page: PortablePage): Page {
+  return {
+    pageId: newId('page'),
+    key: page.key,
+    slug: page.slug ?? page.key,
+    title: page.title,
+    kind: page.kind ?? 'page',
+    hidden: page.hidden ?? false,
+    seo: { title: page.seo?.title ?? page.title, description: page.seo?.description ?? '' },
+    sections: page.sections.map((s) => toSection(s)),
+  };
+}
+
+function toSection(s: PortableSection): Section {
+  return { sectionId: newId('sec'), key: splitKey(s.externalKey)[1], type: s.type, content: structuredClone(s.content), layout: s.layout ?? {}, rev: 0, hidden: s.hidden ?? false };
+}
+
+interface MergeReport { inserted: string[]; updated: string[]; keptFields: { key: string; field: string; appValue: unknown; pushedValue: unknown }[] }
+
+/**
+ * Merges pushed pages into the site's draft (rules import-merge-*): sections match by externalKey; new ones
+ * are inserted; a matched section merges field by field, where a field edited in the app since the last sync
+ * keeps the app's value unless forced. Site configuration, theme and fonts are never touched.
+ */
+export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[]): MergeReport {
+  const report: MergeReport = { inserted: [], updated: [], keptFields: [] };
+  const forced = new Set(forceKeys);
+  for (const pushedPage of pages) {
+    let page = site.draft.pages.find((p) => p.key === pushedPage.key);
+    if (!page) {
+      page = { ...toPage({ ...pushedPage, sections: [] }) };
+      site.draft.pages.push(page);
+    }
+    for (const pushed of pushedPage.sections) {
+      const sectionKey = splitKey(pushed.externalKey)[1];
+      const existing = page.sections.find((s) => s.key === sectionKey);
+      if (!existing) {
+        page.sections.push(toSection(pushed));
+        report.inserted.push(pushed.externalKey);
+        continue;
+      }
+      if (existing.type !== pushed.type && !forced.has(pushed.externalKey)) {
+        report.keptFields.push({ key: pushed.externalKey, field: '(type)', appValue: existing.type, pushedValue: pushed.type });
+        continue;
+      }
+      const edited = new Set(site.appEdits[existing.sectionId] ?? []);
+      const merged: Record<string, unknown> = forced.has(pushed.externalKey) ? structuredClone(pushed.content) : structuredClone(existing.content);
+      if (!forced.has(pushed.externalKey)) {
+        for (const [field, value] of Object.entries(pushed.content)) {
+          const appValue = existing.content[field];
+          const fieldForced = forced.has(`${pushed.externalKey}#${field}`);
+          if (edited.has(field) && !fieldForced && JSON.stringify(appValue) !== JSON.stringify(value)) {
+            report.keptFields.push({ key: pushed.externalKey, field, appValue, pushedValue: value });
+          } else {
+            merged[field] = structuredClone(value);
+          }
+        }
+      }
+      validateSectionContent(existing.type === pushed.type ? existing.type : pushed.type, merged);
+      existing.type = pushed.type;
+      existing.content = merged;
+      existing.rev += 1;
+      const stillEdited = report.keptFields.filter((k) => k.key === pushed.externalKey).map((k) => k.field);
+      site.appEdits[existing.sectionId] = stillEdited;
+      report.updated.push(pushed.externalKey);
+    }
+  }
+  return report;
+}
+
+function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, assets: Site['draft']['assets']): Site {
+  const businessName = snapshot.site.businessName ?? snapshot.site.name;
+  const site = newSite({ name: snapshot.site.name, businessName, members, now });
+  site.draft.pages = snapshot.pages.map(toPage);
+  if (snapshot.fonts) site.draft.fonts = structuredClone(snapshot.fonts);
+  site.draft.assets = assets;
+  site.draft.redirects = structuredClone(snapshot.redirects ?? []);
+  site.draft.collections = structuredClone(snapshot.collections ?? []);
+  site.records.services = (snapshot.services ?? []).map((s) => ({ serviceId: newId('service'), websiteId: site.websiteId, name: s.name, description: s.description, status: 'draft', createdAt: now.toISOString() }));
+  if (snapshot.theme?.colors) site.brand.colors = { ...site.brand.colors, ...snapshot.theme.colors };
+  if (snapshot.theme?.style) site.brand.style = snapshot.theme.style;
+  if (snapshot.contact) site.contact = structuredClone(snapshot.contact);
+  if (snapshot.analytics) site.analytics = structuredClone(snapshot.analytics);
+  recordChange(site, now, 'import', 'Site imported from a PortableSiteV1 snapshot');
+  return site;
+}
+
+export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, options: { mergeIntoWebsiteId?: string; forceKeys?: string[]; assetsSkipped?: { url: string; reason: string }[] }) {
+  const { rt, ws, connection, now } = ctx;
+  const { kept, skipped } = await fetchAssets(snapshot.assets ?? []);
+  const assetsSkipped = [...(options.assetsSkipped ?? []), ...skipped];
+  if (options.mergeIntoWebsiteId) {
+    const targetId = options.mergeIntoWebsiteId;
+    // The merge target must be in this connection's reach and editable by its creator (rule import-merge-needs-edit-access).
+    if (connection.reach === 'website' && connection.websiteId !== targetId) throw websiteNotFound(targetId);
+    const result = await rt.store.transact(ws.id, (fresh: WorkspaceDoc) => {
+      const site = fresh.sites[targetId];
+      if (!site) throw websiteNotFound(targetId);
+      const role = site.members[connection.createdBy];
+      if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Merging needs edit access to the target website, which the connection\'s creator does not have.', { cause: role ? `creator-role-${role}` : 'creator-access-removed' });
+      const restorePointId = newId('restore');
+      site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
+      if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
+      const report = mergeDraft(site, snapshot.pages, options.forceKeys ?? []);
+      recordChange(site, now, 'import-merge', `Import merged: ${report.updated.length} sections updated, ${report.inserted.length} inserted`);
+      return { websiteId: site.websiteId, restorePointId, ...report };
+    });
+    ctx.note(`import merged (${result.updated.length} updated, ${result.inserted.length} inserted, ${result.keptFields.length} kept)`);
+    return { ...result, editorUrl: editorUrl(rt, result.websiteId), merged: true, assetsSkipped };
+  }
+  checkWorkspaceOwner(ws, connection.createdBy);
+  checkSiteLimit(rt, ws);
+  const site = await rt.store.transact(ws.id, (fresh) => {
+    checkSiteLimit(rt, fresh);
+    const created = buildSite(snapshot, { [connection.createdBy]: 'owner' }, now, kept);
+    fresh.sites[created.websiteId] = created;
+    return created;
+  });
+  await rt.store.setDirectory('site', site.websiteId, ws.id);
+  ctx.note(`site imported (${snapshot.pages.length} pages, ${assetsSkipped.length} assets skipped)`);
+  return { websiteId: site.websiteId, editorUrl: editorUrl(rt, site.websiteId), merged: false, restorePointId: null, keptFields: [], inserted: [], updated: [], assetsSkipped };
+}
+
+const import_site: ToolHandler<{ snapshot: PortableSite; mergeIntoWebsiteId?: string; forceKeys?: string[] }> = async (ctx) => {
+  const size = Buffer.byteLength(JSON.stringify(ctx.args.snapshot));
+  const cap = ctx.rt.limits.importMaxBytes.value;
+  if (size > cap) throw new ToolError('over_cap', `The snapshot is ${size} bytes; imports are capped at ${cap} bytes. Split it or drop large collections.`, { limit: cap });
+  validatePages(ctx.args.snapshot.pages);
+  return importInto(ctx, ctx.args.snapshot, { mergeIntoWebsiteId: ctx.args.mergeIntoWebsiteId, forceKeys: ctx.args.forceKeys });
+};
+
+export const importHandlers = { import_site };
