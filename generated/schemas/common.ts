@@ -6,15 +6,11 @@
  */
 export type Id = string;
 /**
- * From list_sites; omit on a single-site connection.
- *
  * This interface was referenced by `Common`'s JSON-Schema
  * via the `definition` "WebsiteId".
  */
 export type WebsiteId = string;
 /**
- * Plain text; markup characters < and > are refused.
- *
  * This interface was referenced by `Common`'s JSON-Schema
  * via the `definition` "PlainText".
  */

@@ -1,0 +1,23 @@
+/* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */
+
+/**
+ * Input and output (data of a successful result) of the add_section tool.
+ */
+export interface AddSectionTool {
+  input: AddSectionInput;
+  output: AddSectionOutput;
+}
+export interface AddSectionInput {
+  websiteId?: string;
+  pageId: string;
+  type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+  content: {};
+  position?: number;
+}
+export interface AddSectionOutput {
+  sectionId: string;
+  externalKey: string;
+  rev: number;
+  position: number;
+  siteRevision: number;
+}

@@ -1,0 +1,22 @@
+/* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */
+
+/**
+ * Input and output (data of a successful result) of the list_pages tool.
+ */
+export interface ListPagesTool {
+  input: ListPagesInput;
+  output: ListPagesOutput;
+}
+export interface ListPagesInput {
+  websiteId?: string;
+}
+export interface ListPagesOutput {
+  pages: {
+    pageId: string;
+    slug: string;
+    title: string;
+    kind: 'page' | 'post';
+    hidden: boolean;
+    sectionCount: number;
+  }[];
+}

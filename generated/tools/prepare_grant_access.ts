@@ -1,0 +1,48 @@
+/* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */
+
+/**
+ * Input and output (data of a successful result) of the prepare_grant_access tool.
+ */
+export interface PrepareGrantAccessTool {
+  input: PrepareGrantAccessInput;
+  output: PrepareGrantAccessOutput;
+}
+export interface PrepareGrantAccessInput {
+  websiteId?: string;
+  email: string;
+  level: 'editor' | 'viewer';
+}
+/**
+ * What an agent host shows the owner before approval. Carries nothing secret.
+ */
+export interface PrepareGrantAccessOutput {
+  planId: string;
+  kind:
+    | 'publish'
+    | 'unpublish'
+    | 'publish_product'
+    | 'grant_access'
+    | 'send_document'
+    | 'create_company'
+    | 'search_visibility';
+  websiteId: string;
+  websiteName?: string;
+  /**
+   * What will happen, in plain language.
+   */
+  summary: string;
+  pinned?: {
+    siteRevision?: number;
+    productRevision?: number;
+    documentFingerprint?: string;
+  };
+  expiresAt: string;
+  /**
+   * The app page where a signed-in owner approves this plan.
+   */
+  approvalUrl: string;
+  /**
+   * What the caller does after approval.
+   */
+  next?: string;
+}

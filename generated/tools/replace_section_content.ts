@@ -1,0 +1,20 @@
+/* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */
+
+/**
+ * Input and output (data of a successful result) of the replace_section_content tool.
+ */
+export interface ReplaceSectionContentTool {
+  input: ReplaceSectionContentInput;
+  output: ReplaceSectionContentOutput;
+}
+export interface ReplaceSectionContentInput {
+  websiteId?: string;
+  sectionId: string;
+  clientRev: number;
+  content: {};
+}
+export interface ReplaceSectionContentOutput {
+  sectionId: string;
+  rev: number;
+  siteRevision: number;
+}
