@@ -32,13 +32,16 @@ export interface CatalogueEntry {
 /** Derives each tool's gate from its spec definition: read-only tools need a viewer, owner-only an owner. */
 function gateOf(definition: ToolDefinition): Gate {
   const minRole: Role = definition.gates.includes('owner-only') ? 'owner' : definition.annotations?.readOnlyHint ? 'viewer' : 'editor';
-  const properties = (definition.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+  type ObjectSchema = { properties?: Record<string, unknown>; oneOf?: ObjectSchema[] };
+  const input = definition.inputSchema as ObjectSchema;
+  // A discriminated input (crm_update) declares websiteId in each branch.
+  const takesWebsiteId = 'websiteId' in (input.properties ?? {}) || (input.oneOf ?? []).some((b) => 'websiteId' in (b.properties ?? {}));
   return {
     scopes: definition.scopes,
     gates: definition.gates,
     minRole,
     // confirm_pending_action acts on its plan's own website; its websiteId only detects re-pointing (§2.6).
-    targetsSite: 'websiteId' in properties && definition.name !== 'confirm_pending_action' && definition.name !== 'prepare_create_company',
+    targetsSite: takesWebsiteId && definition.name !== 'confirm_pending_action' && definition.name !== 'prepare_create_company',
   };
 }
 

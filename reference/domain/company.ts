@@ -5,7 +5,7 @@ import type { WorkspaceDoc } from './model.js';
 import type { Store } from '../store/store.js';
 import { newId } from './ids.js';
 
-export async function createCompany(store: Store, anchor: WorkspaceDoc, companyName: string, ownerUserId: string, now: Date): Promise<string> {
+export async function createCompany(store: Store, anchor: WorkspaceDoc, companyName: string, ownerUserId: string, now: Date): Promise<WorkspaceDoc> {
   const owner = anchor.users[ownerUserId]!;
   const company: WorkspaceDoc = {
     id: newId('ws'),
@@ -29,5 +29,5 @@ export async function createCompany(store: Store, anchor: WorkspaceDoc, companyN
   // Written before the anchor's transaction commits; should that commit fail, an empty company with no
   // site, credits or billing remains, which grants nothing and is visible to the owner.
   await store.create(company);
-  return company.id;
+  return company;
 }

@@ -143,8 +143,20 @@ const EFFECTS: Record<PlanKind, Effect> = {
     return { effect: `${String(doc.kind)} marked sent.`, result: { documentId: doc.documentId, documentStatus: 'sent' } };
   },
   create_company: async (ws, _site, plan, now, rt) => {
-    const companyId = await createCompany(rt.store, ws, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
-    return { effect: 'Company created on plan free with no website and no credits.', result: { companyId } };
+    const company = await createCompany(rt.store, ws, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
+    // Reported from the stored company, so the caller (and the suite) sees what was really created.
+    return {
+      effect: `Company "${company.companyName}" created on plan ${company.plan}.`,
+      result: {
+        companyId: company.id,
+        plan: company.plan,
+        credits: company.credits,
+        websites: Object.keys(company.sites).length,
+        trial: company.billing.trialEndsAt !== null,
+        monthlyCreditReset: company.billing.monthlyCreditReset,
+        paymentProviderObject: company.billing.paymentCustomerId !== null,
+      },
+    };
   },
   search_visibility: (_ws, site, plan) => {
     site.searchVisible = Boolean(plan.params.visible);

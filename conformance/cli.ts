@@ -1,0 +1,62 @@
+// `npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE] [--seed N] [--parallel N]`
+// Runs the Gherkin features against a server and reports per rule. Without --url it starts the reference
+// server on loopback and stops it afterwards. Exits non-zero on any unexpected failure, and on an expected
+// failure that now passes.
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
+import { resolveTarget } from './lib/target.js';
+import { loadExpectedFailures, printReport, ruleResults, scenarioResults } from './lib/report.js';
+
+const repo = fileURLToPath(new URL('../', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    'fixtures-secret': { type: 'string' },
+    tags: { type: 'string' },
+    name: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    parallel: { type: 'string', default: '2' },
+    'include-wip': { type: 'boolean' },
+  },
+});
+
+const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
+process.env.SITE_MCP_SEED = seed;
+const target = await resolveTarget({ url: values.url, fixturesSecret: values['fixtures-secret'] });
+let exitCode = 1;
+try {
+  process.env.SITE_MCP_URL = target.url;
+  process.env.SITE_MCP_FIXTURES_SECRET = target.fixturesSecret;
+  // Workers are child processes: they load the TypeScript step definitions through tsx as well.
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim();
+  await mkdir(join(repo, 'reports'), { recursive: true });
+  const messages = join(repo, 'reports', 'cucumber-messages.ndjson');
+  const tags = [values.tags, values['include-wip'] ? undefined : 'not @wip'].filter(Boolean).map((t) => `(${t})`).join(' and ');
+  const { runConfiguration } = await loadConfiguration({
+    provided: {
+      paths: [join(repo, 'features/**/*.feature')],
+      import: [join(repo, 'features/support/**/*.ts'), join(repo, 'features/steps/**/*.ts')],
+      format: ['summary', `message:${messages}`],
+      tags,
+      name: values.name ?? [],
+      parallel: Number(values.parallel),
+      strict: true,
+    },
+  });
+  console.log(`conformance target ${target.url} · seed ${seed}${tags ? ` · tags ${tags}` : ''}`);
+  const { success } = await runCucumber(runConfiguration);
+  const scenarios = scenarioResults(await readFile(messages, 'utf8'));
+  const problems = printReport(ruleResults(scenarios), loadExpectedFailures(join(repo, 'conformance/expected-failures.yaml')));
+  for (const s of scenarios.filter((x) => x.status === 'failed')) console.log(`replay: npm run conformance -- --seed ${seed} --name "^${s.name.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&')}$"`);
+  console.log(`\n${scenarios.filter((s) => s.status === 'passed').length} passed, ${scenarios.filter((s) => s.status === 'failed').length} failed`);
+  // Every scenario must name its rules; an untagged failure counts on its own.
+  const untagged = scenarios.filter((s) => s.status === 'failed' && !s.tags.some((t) => t.startsWith('@rule:'))).length;
+  exitCode = problems + untagged === 0 && scenarios.length > 0 ? 0 : 1;
+  void success;
+} finally {
+  await target.stop();
+}
+process.exit(exitCode);

@@ -1,0 +1,39 @@
+Feature: Authentication at the MCP endpoint
+  One endpoint, bearer credentials, tokens that are shown once and stored only as hashes (§1.4, §2.1, §4.1, §5).
+
+  Background:
+    Given a workspace:
+      """
+      { "users": [{ "key": "olive" }, { "key": "eddie" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "editor" } }] }
+      """
+    And "olive" has a connection "agent" to "main" with scopes "site:read"
+
+  @rule:mcp-requires-bearer @rule:protected-resource-metadata
+  Scenario: A request without a token is refused with 401 pointing at the protected-resource metadata
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token ""
+    Then the HTTP status is 401
+    And the response header "www-authenticate" contains "resource_metadata="
+    When a client GETs "/.well-known/oauth-protected-resource/api/mcp"
+    Then the HTTP status is 200
+    And the response body contains "/api/mcp"
+
+  @rule:mcp-requires-bearer
+  Scenario: A made-up token with the right prefix is refused
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "smcp_live_notarealtokenatall"
+    Then the HTTP status is 401
+
+  @rule:mcp-endpoint-single @rule:three-ways-in @rule:token-live-prefix
+  Scenario: An API token works at /api/mcp and carries the _live_ prefix
+    When "agent" calls "list_sites"
+    Then the call succeeds
+    And the data at "/sites/0/websiteId" equals "{{site:main}}"
+    And the token of "agent" starts with a prefix ending in "_live_"
+
+  @rule:token-shown-once @rule:token-hash-only-stored
+  Scenario: The token is returned at creation only; later reads show a short display prefix
+    Then no read of the connection "agent" returns its token
+
+  @rule:connection-created-by-site-owner-only
+  Scenario: An editor cannot create a connection
+    Then "eddie" cannot create a connection to "main"

@@ -1,0 +1,86 @@
+Feature: Editing the draft
+  The seven content:write tools edit the draft only and bump the site revision (§1.1, §4.3).
+
+  Background:
+    Given a workspace:
+      """
+      { "users": [{ "key": "olive" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner" }, "published": true }] }
+      """
+    And "olive" has a connection "agent" to "main" with scopes "content:write"
+    And the published state of "main" is remembered
+
+  @rule:content-write-draft-only @rule:content-write-bumps-revision @rule:create-blog-post-draft
+  Scenario: Every content tool changes the draft and never the live site
+    When "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Fresh sourdough" }
+      """
+    Then the call succeeds
+    And the data at "/siteRevision" equals "2"
+    When "agent" calls "update_page_seo" with:
+      """
+      { "pageId": "{{page:main/home}}", "title": "Bakery", "description": "Bread every morning" }
+      """
+    Then the call succeeds
+    When "agent" calls "add_section" with:
+      """
+      { "pageId": "{{page:main/home}}", "type": "faq", "content": { "items": [{ "question": "Open Sundays?", "answer": "Yes." }] } }
+      """
+    Then the call succeeds
+    And the data at "/externalKey" equals "home/faq"
+    When "agent" calls "move_section" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "position": 1 }
+      """
+    Then the call succeeds
+    When "agent" calls "set_section_hidden" with:
+      """
+      { "sectionId": "{{section:main/home/intro}}", "hidden": true }
+      """
+    Then the call succeeds
+    When "agent" calls "create_page" with:
+      """
+      { "title": "Our story" }
+      """
+    Then the call succeeds
+    And the data at "/slug" equals "our-story"
+    When "agent" calls "create_blog_post" with:
+      """
+      { "title": "New oven", "body": "We bought a new oven." }
+      """
+    Then the call succeeds
+    When "agent" calls "list_draft_changes"
+    Then the data at "/siteRevision" equals "8"
+    And the data at "/hasUnpublishedChanges" equals "true"
+    And the data at "/changes" has 7 items
+    And the published state of "main" is unchanged
+
+  @rule:tool-input-validated @rule:replace-section-no-raw-markup @rule:human-only-no-custom-head-code
+  Scenario Outline: Invalid or markup-carrying arguments are refused and change nothing
+    When "agent" calls "<tool>" with:
+      """
+      <args>
+      """
+    Then the call fails with "validation_failed"
+    When "agent" calls "list_draft_changes"
+    Then the data at "/siteRevision" equals "1"
+
+    Examples:
+      | tool                | args                                                                                              |
+      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "<script>alert(1)</script>" } |
+      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "x", "html": "<b>" }         |
+      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "showForm", "text": "x" }                     |
+      | add_section         | { "pageId": "{{page:main/home}}", "type": "text", "content": { "body": "ok", "css": "body{}" } }     |
+      | add_section         | { "pageId": "{{page:main/home}}", "type": "raw_html", "content": { "html": "<div>" } }               |
+      | update_page_seo     | { "pageId": "{{page:main/home}}" }                                                                |
+      | move_section        | { "sectionId": "{{section:main/home/hero}}", "position": 99 }                                       |
+
+  @rule:service-same-functions-as-app
+  Scenario: An edit made in the app is what MCP reads
+    When "olive" edits "main/home/hero" field "heading" in the app to "Edited in the app"
+    And "agent" calls "get_page" with:
+      """
+      { "pageId": "{{page:main/home}}" }
+      """
+    Then the data at "/page/sections/0/content/heading" equals "Edited in the app"

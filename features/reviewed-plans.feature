@@ -1,0 +1,258 @@
+Feature: The reviewed owner-approval rail
+  Risky actions need a prepared plan, a signed-in owner's approval of that exact plan, and a confirm by the same
+  caller within 5 minutes, once, with the subject unchanged (§1.6, §2.6, §3, §4.3, §7.4).
+
+  Background:
+    Given a workspace:
+      """
+      { "users": [{ "key": "olive" }, { "key": "eddie" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "editor" }, "published": true,
+                    "records": { "products": [{ "name": "Sourdough", "price": { "amount": 5, "currency": "EUR" }, "revision": 1, "status": "draft" }],
+                                 "documents": [{ "kind": "invoice", "number": "INV-7", "title": "Wedding cake", "status": "draft", "total": { "amount": 300, "currency": "EUR" } }] } },
+                  { "key": "other", "members": { "olive": "owner" } }] }
+      """
+    And a workspace with an owner "mallory" and a site "foreign"
+    And "olive" has a connection "agent" to "main" with scopes "site:read, content:write, publish"
+    And "olive" has a connection "twin" to "main" with scopes "site:read, content:write, publish"
+
+  @rule:publish-site-fails-closed @rule:risky-actions-never-direct
+  Scenario: publish_site never publishes
+    Given the published state of "main" is remembered
+    When "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Unreviewed" }
+      """
+    And "agent" calls "publish_site"
+    Then the call fails with "review_required"
+    And the error details at "/use" equals "prepare_publish"
+    And the published state of "main" is unchanged
+
+  @rule:plan-created-awaiting-approval @rule:plan-confirm-requires-approval @rule:plan-approval-signed-in-owner @rule:confirm-redeems-plan @rule:publish-makes-draft-live @rule:plan-single-use @rule:plan-anchored-to-website @rule:plan-no-mcp-approval
+  Scenario: Prepare, approve in the app, confirm once
+    When "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Reviewed heading" }
+      """
+    And "agent" calls "prepare_publish"
+    Then the call succeeds
+    And the data at "/websiteId" equals "{{site:main}}"
+    And the data at "/pinned/siteRevision" equals "2"
+    When "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_not_approved"
+    When "olive" approves the plan
+    And "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    And the site "main" is published at the current draft revision
+    When "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_used"
+
+  @rule:plan-caller-bound @rule:plan-refusal-needs-fresh-review
+  Scenario: Another connection of the same owner cannot redeem the plan
+    When "agent" calls "prepare_publish"
+    And "olive" approves the plan
+    And "twin" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_wrong_caller"
+    And the site "main" is published at the current draft revision
+
+  @rule:plan-pins-site-revision
+  Scenario: A draft edit after review voids a publish plan
+    Given the published state of "main" is remembered
+    When "agent" calls "prepare_publish"
+    And "olive" approves the plan
+    And "olive" edits "main/home/hero" field "heading" in the app to "Changed after review"
+    And "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_subject_changed"
+    And the published state of "main" is unchanged
+
+  @rule:plan-expiry-five-minutes @rule:plan-expired-garbage-collected @rule:plan-approve-before-expiry
+  Scenario: After 5 minutes a plan can be neither approved nor redeemed, and is collected
+    When "agent" calls "prepare_publish"
+    And the clock of the workspace of "olive" advances 301 seconds
+    And "olive" tries to approve the plan
+    Then the approval was refused
+    When "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_expired"
+    And the plan is garbage-collected
+
+  @rule:plan-approver-owner-and-creator
+  Scenario: An editor cannot approve a plan
+    When "agent" calls "prepare_publish"
+    And "eddie" tries to approve the plan
+    Then the approval was refused
+    When "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_not_approved"
+
+  @rule:plan-repoint-refused @rule:plan-redeem-reauthorizes-anchor
+  Scenario: A plan cannot be pointed at another website at confirm
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, publish"
+    When "ws" calls "prepare_publish" with:
+      """
+      { "websiteId": "{{site:main}}" }
+      """
+    And "olive" approves the plan
+    And "ws" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}", "websiteId": "{{site:foreign}}" }
+      """
+    Then the call fails with "plan_anchor_mismatch"
+    When "ws" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}", "websiteId": "{{site:other}}" }
+      """
+    Then the call fails with "plan_anchor_mismatch"
+    When "olive" loses access to "main"
+    And "ws" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "access_denied"
+
+  @rule:unpublish-takes-site-offline
+  Scenario: An approved unpublish takes the site off its public address
+    When a client GETs "/sites/{{site:main}}/"
+    Then the HTTP status is 200
+    When "agent" calls "prepare_unpublish"
+    And "olive" approves the plan
+    And "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    And the site "main" is not published
+    When a client GETs "/sites/{{site:main}}/"
+    Then the HTTP status is 404
+
+  @rule:grant-access-levels @rule:grant-access-owner-only @rule:grant-access-nothing-before-confirm @rule:grant-access-no-link @rule:grant-access-website-scoped
+  Scenario: Access invitations: editor or viewer only, owner-only, nothing before confirm, no link
+    Given "olive" has a connection "access" to "main" with scopes "access:write"
+    When "access" calls "prepare_grant_access" with:
+      """
+      { "email": "new.baker@example.test", "level": "owner" }
+      """
+    Then the call fails with "validation_failed"
+    When "access" calls "prepare_grant_access" with:
+      """
+      { "email": "new.baker@example.test", "level": "editor" }
+      """
+    Then the call succeeds
+    When "access" calls "list_access"
+    Then the data at "/invitations" has 0 items
+    When "olive" approves the plan
+    And "access" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    And the data does not contain "http"
+    And the data does not contain "token"
+    When "access" calls "list_access"
+    Then the data at "/invitations/0/level" equals "editor"
+    And the data at "/invitations/0/status" equals "pending"
+    And the data does not contain "http"
+    When the role of "olive" on "main" becomes "editor"
+    And "access" calls "prepare_grant_access" with:
+      """
+      { "email": "another@example.test", "level": "viewer" }
+      """
+    Then the call fails with "owner_only"
+
+  @rule:plan-pins-document-fingerprint @rule:send-document-reviewed
+  Scenario: Any edit to a document voids its send plan
+    Given "olive" has a connection "comms" to "main" with scopes "communications:write"
+    When "comms" calls "list_sendable_documents"
+    Then the data at "/documents/0/documentId" equals "{{record:main/documents/0}}"
+    And the data does not contain "@"
+    When "comms" calls "prepare_send_document" with:
+      """
+      { "documentId": "{{record:main/documents/0}}" }
+      """
+    And "olive" approves the plan
+    And "comms" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    When "comms" calls "list_sendable_documents"
+    Then the data at "/documents" has 0 items
+
+  @rule:product-publish-reviewed @rule:plan-pins-product-revision
+  Scenario: A product becomes public only through an approved plan
+    Given "olive" has a connection "shop" to "main" with scopes "commerce:write"
+    When "shop" calls "prepare_publish_product" with:
+      """
+      { "productId": "{{record:main/products/0}}" }
+      """
+    And "shop" calls "list_products"
+    Then the data at "/products/0/status" equals "draft"
+    When "olive" approves the plan
+    And "shop" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    When "shop" calls "list_products"
+    Then the data at "/products/0/status" equals "public"
+
+  @rule:search-visibility-reviewed
+  Scenario: Search visibility changes only after approval
+    Given "olive" has a connection "seo" to "main" with scopes "site:read, settings:write"
+    When "seo" calls "prepare_search_visibility" with:
+      """
+      { "visible": false }
+      """
+    And "seo" calls "get_site_overview"
+    Then the data at "/searchVisible" equals "true"
+    When "olive" approves the plan
+    And "seo" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    And "seo" calls "get_site_overview"
+    Then the data at "/searchVisible" equals "false"
+
+  @rule:create-company-reviewed @rule:plan-company-anchor-context-only @rule:plan-company-effect-never-writes-anchor @rule:new-company-free-plan @rule:new-company-empty
+  Scenario: A company is created only after approval, on plan free, and the anchor site is untouched
+    Given "olive" has a connection "biz" to "main" with scopes "site:read, workspace:write"
+    When "biz" calls "prepare_create_company" with:
+      """
+      { "companyName": "Olive Catering Ltd" }
+      """
+    Then the call succeeds
+    And the data at "/websiteId" equals "{{site:main}}"
+    When "olive" approves the plan
+    And "biz" calls "get_site_overview"
+    And the answer is remembered as "before"
+    And "biz" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    And the data at "/result/plan" equals "free"
+    And the data at "/result/credits" equals "0"
+    And the data at "/result/websites" equals "0"
+    And the data at "/result/trial" equals "false"
+    And the data at "/result/monthlyCreditReset" equals "false"
+    And the data at "/result/paymentProviderObject" equals "false"
+    When "biz" calls "get_site_overview"
+    Then the answer equals the remembered "before" except "updatedAt"
