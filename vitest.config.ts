@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Property tests are black-box: one target server for all of them (conformance/properties/global-setup.ts).
+    globalSetup: ['conformance/properties/global-setup.ts'],
   },
 });

@@ -1,0 +1,41 @@
+// Shared pieces of the black-box property tests: the target, a world factory, seeded fast-check parameters
+// with a one-line replay on failure.
+import { inject } from 'vitest';
+import fc from 'fast-check';
+import { FixturesClient } from '../lib/fixtures-client.js';
+import { McpConnection } from '../lib/mcp-client.js';
+
+export const url = () => inject('siteMcpUrl');
+export const fixtures = () => new FixturesClient(inject('siteMcpUrl'), inject('siteMcpFixturesSecret'));
+
+const seed = Number(process.env.SITE_MCP_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+/** fast-check parameters: seeded, bounded runs; the failure message carries a replay command. */
+export function params<T>(numRuns: number): fc.Parameters<T> {
+  return {
+    seed,
+    numRuns,
+    endOnFailure: true,
+    reporter: (details) => {
+      if (details.failed) {
+        throw new Error(`${fc.defaultReportMessage(details)}\nreplay: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);
+      }
+    },
+  };
+}
+
+export async function worldWithSite(options: Record<string, unknown> = {}) {
+  const fx = fixtures();
+  const world = await fx.world({
+    advancedEditorGrant: true,
+    users: [{ key: 'owner' }],
+    sites: [{ key: 'main', members: { owner: 'owner' }, published: true, records: { leads: [{ name: 'Ann', email: 'ann@example.test' }], bookings: [{ name: 'Bo', email: 'bo@example.test', status: 'confirmed' }], contacts: [{ name: 'Cy', email: 'cy@example.test' }], products: [{ name: 'Loaf', price: { amount: 3, currency: 'EUR' }, revision: 1 }], documents: [{ kind: 'invoice', number: 'I-1', title: 'T', status: 'draft', total: { amount: 1, currency: 'EUR' } }] } }],
+    ...options,
+  });
+  return { fx, world, site: world.sites.main!, owner: world.users.owner! };
+}
+
+export async function connect(fx: FixturesClient, userId: string, websiteId: string, scopes: string[]) {
+  const created = await fx.connection({ userId, websiteId, scopes });
+  return { ...created, mcp: new McpConnection(url(), created.token) };
+}
