@@ -1,13 +1,13 @@
-// `npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE] [--seed N] [--parallel N]`
+// `npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE] [--seed N] [--parallel N] [--break RULE]`
 // Runs the Gherkin features against a server and reports per rule. Without --url it starts the reference
 // server on loopback and stops it afterwards. Exits non-zero on any unexpected failure, and on an expected
 // failure that now passes.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
-import { resolveTarget } from './lib/target.js';
+import { resolveTarget, startReferenceServer } from './lib/target.js';
 import { loadExpectedFailures, printReport, ruleResults, scenarioResults } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -20,12 +20,16 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     parallel: { type: 'string', default: '2' },
     'include-wip': { type: 'boolean' },
+    // Starts the reference server deliberately breaking these rules (proves checks can fail; see prove-checks.ts).
+    break: { type: 'string', multiple: true },
   },
 });
 
 const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
 process.env.SITE_MCP_SEED = seed;
-const target = await resolveTarget({ url: values.url, fixturesSecret: values['fixtures-secret'] });
+const target = values.break?.length
+  ? await startReferenceServer(values.break.flatMap((rule) => ['--break-rule', rule]))
+  : await resolveTarget({ url: values.url, fixturesSecret: values['fixtures-secret'] });
 let exitCode = 1;
 try {
   process.env.SITE_MCP_URL = target.url;
@@ -47,8 +51,10 @@ try {
     },
   });
   console.log(`conformance target ${target.url} · seed ${seed}${tags ? ` · tags ${tags}` : ''}`);
-  const { success } = await runCucumber(runConfiguration);
-  const scenarios = scenarioResults(await readFile(messages, 'utf8'));
+  // Collected in-process (not re-read from the message file, which may still be flushing).
+  const envelopes: string[] = [];
+  const { success } = await runCucumber(runConfiguration, undefined, (envelope) => envelopes.push(JSON.stringify(envelope)));
+  const scenarios = scenarioResults(envelopes.join('\n'));
   const problems = printReport(ruleResults(scenarios), loadExpectedFailures(join(repo, 'conformance/expected-failures.yaml')));
   for (const s of scenarios.filter((x) => x.status === 'failed')) console.log(`replay: npm run conformance -- --seed ${seed} --name "^${s.name.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&')}$"`);
   console.log(`\n${scenarios.filter((s) => s.status === 'passed').length} passed, ${scenarios.filter((s) => s.status === 'failed').length} failed`);

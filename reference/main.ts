@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from './app.js';
 import { seedDemo } from './seed.js';
+import { breakRules } from './domain/breaks.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     'base-url': { type: 'string' },
     'dns-server': { type: 'string' },
     'no-seed': { type: 'boolean' },
+    'break-rule': { type: 'string', multiple: true },
   },
 });
 
@@ -39,6 +41,12 @@ const config = {
   dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
 };
 
+if (values['break-rule']?.length) {
+  // Test mode only: a deliberately broken server proves the suite's checks can fail.
+  if (!config.fixturesSecret) throw new Error('--break-rule needs --fixtures-secret (test mode only)');
+  breakRules(values['break-rule']);
+  console.log(`  DELIBERATELY BROKEN: ${values['break-rule'].join(', ')}`);
+}
 const server = await startServer(config);
 console.log(`site-mcp reference server listening on ${server.url}`);
 console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${config.fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);

@@ -5,6 +5,7 @@ import type { Connection, Site, WorkspaceDoc } from './model.js';
 import { ROLE_RANK, type Role } from './vocabulary.js';
 import { satisfies } from './scopes.js';
 import { ToolError, websiteNotFound } from './errors.js';
+import { isBroken } from './breaks.js';
 
 export interface Gate {
   /** Scopes the operation needs, all of them (spec/tools/<name>.json "scopes"). */
@@ -44,7 +45,10 @@ export function resolveTarget(ws: WorkspaceDoc, connection: Connection, websiteI
     throw new ToolError('website_required', 'This connection reaches the whole workspace: pass websiteId (from list_sites).', { use: 'list_sites' });
   }
   const site = ws.sites[websiteId];
-  if (!site) throw websiteNotFound(websiteId);
+  if (!site) {
+    if (isBroken('authz-cross-tenant-not-found') && /^site_/.test(websiteId)) throw new ToolError('access_denied', 'That website belongs to another account.');
+    throw websiteNotFound(websiteId);
+  }
   return site;
 }
 

@@ -8,6 +8,7 @@ import { ROLE_RANK } from './vocabulary.js';
 import { newId } from './ids.js';
 import { ToolError } from './errors.js';
 import { satisfies } from './scopes.js';
+import { isBroken } from './breaks.js';
 
 interface KindSpec { scope: string; pins: string; ownerOnly?: boolean; area?: string; effect: string }
 const KINDS = (JSON.parse(readFileSync(new URL('../../spec/plan-states.json', import.meta.url), 'utf8')) as {
@@ -48,7 +49,7 @@ export function createPlan(
     websiteId: input.websiteId,
     status: 'awaiting_approval',
     createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
+    expiresAt: new Date(now.getTime() + (isBroken('plan-expiry-five-minutes') ? 86_400 : lifetimeSeconds) * 1000).toISOString(),
     pinned: input.pinned,
     params: input.params,
     summary: input.summary,
@@ -111,15 +112,15 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
     if (ws.expiredPlans[planId]) throw new ToolError('plan_expired', 'This plan expired (plans live 5 minutes). Prepare a fresh one and ask the owner to approve it.', { planId });
     throw new ToolError('not_found', `No plan "${planId}" exists for this connection.`);
   }
-  if (plan.connectionId !== connection.connectionId) {
+  if (plan.connectionId !== connection.connectionId && !isBroken('plan-caller-bound')) {
     throw new ToolError('plan_wrong_caller', 'Only the connection that prepared this plan can confirm it. Prepare a fresh plan from this connection.', { planId });
   }
   if (websiteId !== undefined && websiteId !== plan.websiteId) {
     throw new ToolError('plan_anchor_mismatch', 'This plan belongs to another website; a plan cannot be pointed at a different site. Prepare a plan for that site.', { planId });
   }
   if (plan.status === 'declined') throw new ToolError('plan_declined', 'The owner declined this plan.', { planId });
-  if (plan.status === 'redeemed') throw new ToolError('plan_used', 'This plan was already carried out; plans work exactly once. Prepare a fresh one.', { planId });
-  if (plan.status !== 'approved') {
+  if (plan.status === 'redeemed' && !isBroken('plan-single-use')) throw new ToolError('plan_used', 'This plan was already carried out; plans work exactly once. Prepare a fresh one.', { planId });
+  if (plan.status !== 'approved' && !(isBroken('plan-single-use') && plan.status === 'redeemed')) {
     throw new ToolError('plan_not_approved', 'The owner has not approved this plan yet. Ask them to open the approval link, then confirm again.', { planId });
   }
   const spec = planKindSpec(plan.kind);

@@ -10,6 +10,7 @@ import type { ActivityEntry } from '../store/activity.js';
 import type { Runtime } from '../runtime.js';
 import { handlers } from '../tools/index.js';
 import type { ToolContext } from '../tools/types.js';
+import { isBroken } from '../domain/breaks.js';
 import type { Envelope } from './envelope.js';
 
 export interface Principal {
@@ -45,7 +46,7 @@ export function checkRateLimits(rt: Runtime, principal: Principal, nowMs: number
     ],
     nowMs,
   );
-  if (refused) throw rateLimited(refused.refusedKey.startsWith('conn:') ? 'this connection' : 'this workspace', refused);
+  if (refused && !isBroken('rate-limit-per-connection')) throw rateLimited(refused.refusedKey.startsWith('conn:') ? 'this connection' : 'this workspace', refused);
 }
 
 /**
@@ -78,7 +79,7 @@ export async function callTool(
     checkRateLimits(rt, principal, now.getTime());
     const tool = rt.catalogue.get(name);
     if (!tool) throw new ToolError('not_found', `There is no tool named "${name}". Call tools/list for the catalogue.`);
-    checkScopes(connection, tool.gate, name);
+    if (!isBroken('scope-ceiling')) checkScopes(connection, tool.gate, name);
     const args = rawArgs ?? {};
     if (!tool.validateInput(args)) {
       throw new ToolError('validation_failed', `The arguments of ${name} do not match its input schema.`, { issues: issuesOf(tool.validateInput.errors) });
@@ -88,7 +89,7 @@ export async function callTool(
     if (tool.gate.targetsSite) {
       site = resolveTarget(ws, connection, typedArgs.websiteId as string | undefined);
       entry.websiteId = site.websiteId;
-      checkRole(ws, connection, site, tool.gate, name);
+      if (!isBroken('connection-live-role-recheck')) checkRole(ws, connection, site, tool.gate, name);
     }
     checkWorkspaceGates(ws, tool.gate, name);
     const throttle = rt.limits.throttles[name];
@@ -131,6 +132,7 @@ export async function callTool(
         ? error
         : (console.error(`[site-mcp] ${name} failed:`, error), new ToolError('internal_error', `${name} failed unexpectedly; no change was kept. Try again, or report it if it persists.`));
     entry.outcome = OUTCOME[toolError.code] ?? 'refused';
+    if (isBroken('activity-pii-free')) entry.summary = JSON.stringify(rawArgs);
     entry.code = toolError.code;
     return { ok: false, error: toolError.toJSON() };
   } finally {

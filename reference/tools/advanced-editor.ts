@@ -5,6 +5,7 @@ import type { Layout } from '../domain/model.js';
 import { findSection, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';
 import type { ToolHandler } from './types.js';
+import { isBroken } from '../domain/breaks.js';
 
 const get_section_json: ToolHandler<{ sectionId: string }> = ({ site, args }) => {
   const { page, section } = findSection(site!, args.sectionId);
@@ -15,7 +16,7 @@ const get_section_json: ToolHandler<{ sectionId: string }> = ({ site, args }) =>
 const replace_section_content: ToolHandler<{ sectionId: string; clientRev: number; content: Record<string, unknown> }> = async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const { section } = findSection(site, args.sectionId);
-    if (args.clientRev !== section.rev) {
+    if (args.clientRev !== section.rev && !isBroken('replace-section-stale-rev-rejected')) {
       throw new ToolError('stale_revision', `The section changed since you read it (your rev ${args.clientRev}, current ${section.rev}). Call get_section_json again and reapply your change.`, {
         currentRev: section.rev,
       });

@@ -11,6 +11,7 @@ import type { PlanKind } from '../domain/vocabulary.js';
 import { createCompany } from '../domain/company.js';
 import type { ToolContext, ToolHandler } from './types.js';
 import type { Runtime } from '../runtime.js';
+import { isBroken } from '../domain/breaks.js';
 
 function prepare(kind: PlanKind, describe: (ctx: ToolContext<any>, site: Site) => { params: Record<string, unknown>; pinned: Plan['pinned']; summary: string }): ToolHandler {
   return async (ctx) => {
@@ -90,7 +91,13 @@ const prepare_create_company: ToolHandler<{ companyName: string; websiteId?: str
   return card;
 };
 
-const publish_site: ToolHandler = () => {
+const publish_site: ToolHandler = async (ctx) => {
+  if (isBroken('publish-site-fails-closed')) {
+    return ctx.write((_ws, site) => {
+      site.published = { revision: site.siteRevision, publishedAt: ctx.now.toISOString(), content: structuredClone(site.draft) };
+      return {};
+    });
+  }
   throw new ToolError('review_required', 'Publishing needs the owner\'s review: call prepare_publish, show the owner the review card, and after they approve it in the app call confirm_pending_action.', {
     use: 'prepare_publish',
   });
@@ -99,7 +106,7 @@ const publish_site: ToolHandler = () => {
 type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
 
 function requirePinned(ok: boolean, planId: string): void {
-  if (!ok) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
+  if (!ok && !isBroken('plan-pins-site-revision')) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
 }
 
 const EFFECTS: Record<PlanKind, Effect> = {

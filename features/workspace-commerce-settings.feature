@@ -1,0 +1,115 @@
+Feature: Workspace, commerce, settings, communications and AI images
+  Unattended tools that create drafts or read PII-free status, and the credit-spending image tool (§4.3, §7.4, §8).
+
+  Background:
+    Given a workspace:
+      """
+      { "plan": "starter", "credits": 1, "users": [{ "key": "olive" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner" },
+                    "records": { "documents": [{ "kind": "quote", "number": "Q-1", "title": "Catering", "status": "draft", "customerEmail": "client@example.test", "total": { "amount": 90, "currency": "EUR" } },
+                                               { "kind": "invoice", "number": "I-9", "title": "Old", "status": "sent", "sentAt": "2026-01-01T00:00:00Z", "total": { "amount": 10, "currency": "EUR" } }] } }] }
+      """
+    And "olive" has a connection "agent" to "main" with scopes "site:read, workspace:write, commerce:write, settings:write, communications:write, ai:generate"
+
+  @rule:create-site-empty-draft @rule:create-site-no-website-id @rule:create-site-limit-twice
+  Scenario: create_site makes an empty draft with the business name only, within the plan's site limit
+    When "agent" calls "create_site" with:
+      """
+      { "businessName": "Olive Catering" }
+      """
+    Then the call succeeds
+    And the data at "/status" equals "unpublished"
+    When "agent" calls "create_site" with:
+      """
+      { "businessName": "Olive Catering", "websiteId": "{{site:main}}" }
+      """
+    Then the call fails with "validation_failed"
+    When "agent" calls "create_site" with:
+      """
+      { "businessName": "Third" }
+      """
+    Then the call succeeds
+    When "agent" calls "create_site" with:
+      """
+      { "businessName": "Fourth" }
+      """
+    Then the call fails with "site_limit_reached"
+
+  @rule:commerce-draft-records @rule:commerce-overview-pii-free @rule:commerce-never-charges
+  Scenario: Services and products are drafts; the overview has counts only
+    When "agent" calls "create_product" with:
+      """
+      { "name": "Sourdough", "price": { "amount": 5, "currency": "EUR" } }
+      """
+    Then the call succeeds
+    And the data at "/status" equals "draft"
+    When "agent" calls "create_service" with:
+      """
+      { "name": "Cake class", "durationMinutes": 120 }
+      """
+    Then the data at "/status" equals "draft"
+    When "agent" calls "get_commerce_overview"
+    Then the call succeeds
+    And the data does not contain "client@example.test"
+    And the data at "/products/draft" equals "1"
+
+  @rule:sendable-documents-drafts-only @rule:sendable-documents-no-contact
+  Scenario: Only never-sent drafts are sendable, without contact details
+    When "agent" calls "list_sendable_documents"
+    Then the data at "/documents" has 1 items
+    And the data at "/documents/0/number" equals "Q-1"
+    And the data does not contain "client@example.test"
+
+  @rule:authz-agency-area-off
+  Scenario: An agency's switched-off invoicing blocks reading and sending documents
+    When the workspace of "olive" changes settings:
+      """
+      { "areasOff": ["invoicing"] }
+      """
+    And "agent" calls "list_sendable_documents"
+    Then the call fails with "area_disabled"
+    When "agent" calls "prepare_send_document" with:
+      """
+      { "documentId": "{{record:main/documents/0}}" }
+      """
+    Then the call fails with "area_disabled"
+
+  @rule:update-business-name
+  Scenario: The business name changes and nothing else
+    When "agent" calls "update_business_name" with:
+      """
+      { "businessName": "Olive & Sons Bakery" }
+      """
+    Then the call succeeds
+    When "agent" calls "get_brand"
+    Then the data at "/businessName" equals "Olive & Sons Bakery"
+
+  @rule:generate-image-one-asset @rule:generate-image-touches-no-page @rule:generate-image-logged-credits @rule:generate-image-credits-before-provider @rule:generate-image-balance-never-negative
+  Scenario: One image costs a credit, touches no page, and the next one is refused without credits
+    When "agent" calls "generate_image" with:
+      """
+      { "prompt": "A rustic loaf on a wooden table" }
+      """
+    Then the call succeeds
+    And the data at "/creditsSpent" equals "1"
+    And the data at "/creditsRemaining" equals "0"
+    When "agent" calls "get_site_overview"
+    Then the data at "/siteRevision" equals "1"
+    When "agent" calls "generate_image" with:
+      """
+      { "prompt": "Another loaf" }
+      """
+    Then the call fails with "insufficient_credits"
+    And the activity of "agent" has an entry for "generate_image" with code "insufficient_credits"
+
+  @rule:generate-image-consent-reread
+  Scenario: Withdrawn AI consent is seen on the next call
+    When the workspace of "olive" changes settings:
+      """
+      { "aiConsent": false, "credits": 5 }
+      """
+    And "agent" calls "generate_image" with:
+      """
+      { "prompt": "A loaf" }
+      """
+    Then the call fails with "ai_consent_missing"

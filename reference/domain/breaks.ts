@@ -1,0 +1,32 @@
+// Deliberately broken behaviour, for proving the conformance suite can fail (like the broken servers of
+// modelcontextprotocol/conformance): `--break-rule <rule-id>` makes the reference server violate that one rule.
+// Only honoured together with a fixtures secret (test mode); a normal start refuses the flag.
+const broken = new Set<string>();
+
+export const BREAKABLE = [
+  'scope-ceiling',
+  'connection-live-role-recheck',
+  'authz-cross-tenant-not-found',
+  'plan-caller-bound',
+  'plan-single-use',
+  'plan-pins-site-revision',
+  'plan-expiry-five-minutes',
+  'publish-site-fails-closed',
+  'content-write-draft-only',
+  'rate-limit-per-connection',
+  'activity-pii-free',
+  'replace-section-stale-rev-rejected',
+] as const;
+
+export type BreakableRule = (typeof BREAKABLE)[number];
+
+export function breakRules(rules: string[]): void {
+  for (const rule of rules) {
+    if (!(BREAKABLE as readonly string[]).includes(rule)) throw new Error(`--break-rule ${rule}: not breakable (one of ${BREAKABLE.join(', ')})`);
+    broken.add(rule);
+  }
+}
+
+export function isBroken(rule: BreakableRule): boolean {
+  return broken.size > 0 && broken.has(rule);
+}
