@@ -69,10 +69,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   return {
     rt,
     url: rt.baseUrl,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
-      }),
+      });
+      await rt.activity.flush();
+    },
   };
 }

@@ -174,6 +174,35 @@ export function inlineRefs(node: Json, baseId: string, root: Json, depth = 0): J
   return out;
 }
 
+/**
+ * The input schema as tools/list publishes it: refs inlined, and a plain object at the root. Several MCP
+ * hosts reject a root oneOf/anyOf/allOf (and then drop the tool or the whole server), so a discriminated
+ * input (crm_update) is published as the union of its branches' properties with the properties every branch
+ * requires, and a root anyOf that only demands "one of these fields" (update_page_seo) is left out. The
+ * server still validates every call against the strict spec schema (rule tools-list-plain-object-inputs).
+ */
+export function publishedInputSchema(tool: ToolDefinition): Record<string, Json> {
+  const inlined = inlineRefs(tool.inputSchema as Json, toolSchemaId(tool.name, 'input'), tool.inputSchema as Json) as Record<string, Json>;
+  const { oneOf, anyOf: _anyOf, allOf: _allOf, ...root } = inlined;
+  if (!Array.isArray(oneOf)) return root;
+  const branches = oneOf as Record<string, Json>[];
+  const properties: Record<string, Json> = {};
+  for (const branch of branches) {
+    for (const [key, schema] of Object.entries((branch.properties ?? {}) as Record<string, Json>)) {
+      const seen = properties[key] as Record<string, Json> | undefined;
+      if (!seen) properties[key] = schema;
+      else if (JSON.stringify(seen) !== JSON.stringify(schema)) {
+        // Same property, different shapes per branch: publish the alternatives (a nested anyOf is accepted).
+        const options = (seen.anyOf as Json[] | undefined) ?? [seen];
+        properties[key] = { anyOf: [...options, schema] };
+      }
+    }
+  }
+  const requiredSets = branches.map((b) => new Set((b.required ?? []) as string[]));
+  const required = [...requiredSets[0]!].filter((k) => requiredSets.every((set) => set.has(k)));
+  return { ...root, type: 'object', properties, required, additionalProperties: false };
+}
+
 /** The MCP tools/list result, built from spec/tools (rule tools-list-size is measured on it). */
 export function toolsListPayload(): { tools: { name: string; title: string; description: string; inputSchema: Json; annotations: Json }[] } {
   return {
@@ -181,7 +210,7 @@ export function toolsListPayload(): { tools: { name: string; title: string; desc
       name: t.name,
       title: t.title,
       description: t.description,
-      inputSchema: inlineRefs(t.inputSchema as Json, toolSchemaId(t.name, 'input'), t.inputSchema as Json),
+      inputSchema: publishedInputSchema(t),
       annotations: t.annotations as Json,
     })),
   };

@@ -32,6 +32,9 @@ export interface Lead {
   status: LeadStatus;
   handled: boolean;
   note: string | null;
+  /**
+   * When to follow up; settable on leads only.
+   */
   followUpAt: string | null;
   createdAt: string;
   /**
@@ -57,6 +60,9 @@ export interface Booking {
   note: string | null;
   startsAt?: string;
   serviceName?: string;
+  /**
+   * The customer's contact details (personal data); crm_update never changes the email.
+   */
   customer?: {
     name?: string;
     email?: string;
@@ -74,6 +80,9 @@ export interface Contact {
   handled: boolean;
   note: string | null;
   name?: string;
+  /**
+   * Never changed by any tool.
+   */
   email?: string;
   phone?: string;
   createdAt?: string;

@@ -5,12 +5,21 @@
  */
 export interface PortableSiteV1 {
   format: 'PortableSiteV1';
+  /**
+   * Set by export_site; ignored on import.
+   */
   exportedAt?: string;
+  /**
+   * Site identity. A merge never changes it.
+   */
   site: {
     name: string;
     businessName?: string;
     locale?: string;
   };
+  /**
+   * A merge never changes it.
+   */
   theme?: {
     colors?: {
       primary?: string;
@@ -22,256 +31,26 @@ export interface PortableSiteV1 {
     style?: string;
   };
   /**
+   * A merge never changes them.
+   *
    * @maxItems 10
    */
-  fonts?:
-    | []
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ];
+  fonts?: {
+    role: 'heading' | 'body';
+    family: string;
+  }[];
   /**
    * @maxItems 500
    */
   pages: {
+    /**
+     * Stable page key: the <page> part of externalKey.
+     */
     key: string;
     title: string;
+    /**
+     * URL path segment of the page; defaults to key. The slug home is the start page (/).
+     */
     slug?: string;
     kind?: 'page' | 'post';
     seo?: {
@@ -283,10 +62,19 @@ export interface PortableSiteV1 {
      * @maxItems 200
      */
     sections: {
+      /**
+       * <page>/<section>: sections of an import merge by it; a field is addressed as <page>/<section>#<field> in forceKeys.
+       */
       externalKey: string;
       type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+      /**
+       * Validated server-side against the type's schema in section-content.schema.json.
+       */
       content: {};
       layout?: Layout;
+      /**
+       * Section revision (present on export).
+       */
       rev?: number;
       hidden?: boolean;
       /**
@@ -300,6 +88,8 @@ export interface PortableSiteV1 {
     }[];
   }[];
   /**
+   * Referenced by URL: on import each is fetched and re-validated server-side; unsafe or unreachable ones are skipped and reported.
+   *
    * @maxItems 1000
    */
   assets?: {
@@ -343,6 +133,9 @@ export interface PortableSiteV1 {
     to: string;
     permanent?: boolean;
   }[];
+  /**
+   * The contact block: present on export, optional on import.
+   */
   contact?: {
     businessName?: string;
     email?: string;
@@ -354,6 +147,9 @@ export interface PortableSiteV1 {
       country?: string;
     };
   };
+  /**
+   * Analytics and tag-manager identifiers: present on export, optional on import.
+   */
   analytics?: {
     googleAnalyticsId?: string;
     googleTagManagerId?: string;

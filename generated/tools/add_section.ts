@@ -17,7 +17,13 @@ export interface AddSectionInput {
 export interface AddSectionOutput {
   sectionId: string;
   externalKey: string;
+  /**
+   * The section's new rev (it rises with every change to the section).
+   */
   rev: number;
   position: number;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

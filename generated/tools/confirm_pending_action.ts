@@ -21,7 +21,32 @@ export interface ConfirmPendingActionOutput {
     | 'send_document'
     | 'create_company'
     | 'search_visibility';
+  /**
+   * The plan's own website (for create_company the anchor, which is never changed).
+   */
   websiteId: string;
+  /**
+   * What was done, in plain language.
+   */
   effect: string;
-  result: {};
+  /**
+   * By kind: publish publishedRevision; unpublish status; publish_product productId, status; grant_access invitationId, level, status (never a link); send_document documentId, documentStatus; create_company companyId with the new company's plan, credits, websites count and whether a trial, a monthly credit reset or a payment-provider object exists; search_visibility searchVisible.
+   */
+  result: {
+    publishedRevision?: number;
+    status?: 'unpublished' | 'public' | 'pending';
+    productId?: string;
+    invitationId?: string;
+    level?: 'editor' | 'viewer';
+    documentId?: string;
+    documentStatus?: 'sent';
+    companyId?: string;
+    searchVisible?: boolean;
+    plan?: string;
+    credits?: number;
+    websites?: number;
+    trial?: boolean;
+    monthlyCreditReset?: boolean;
+    paymentProviderObject?: boolean;
+  };
 }

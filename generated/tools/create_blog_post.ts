@@ -17,5 +17,8 @@ export interface CreateBlogPostInput {
 export interface CreateBlogPostOutput {
   pageId: string;
   slug: string;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

@@ -15,5 +15,8 @@ export interface CreatePageInput {
 export interface CreatePageOutput {
   pageId: string;
   slug: string;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

@@ -11,7 +11,13 @@ export interface CreateSiteInput {
   businessName: string;
 }
 export interface CreateSiteOutput {
+  /**
+   * The new empty site; pass it as websiteId.
+   */
   websiteId: string;
+  /**
+   * Where the owner edits the site in the app.
+   */
   editorUrl: string;
   status: 'unpublished';
 }

@@ -43,5 +43,8 @@ export interface CrmUpdateTool {
 export interface CrmUpdateOutput {
   recordType: 'lead' | 'booking' | 'contact';
   recordId: string;
+  /**
+   * Names of the fields written; activity records these names, never the values.
+   */
   changedFields: ('status' | 'handled' | 'note' | 'followUpAt')[];
 }

@@ -11,19 +11,41 @@ export interface ExportSiteInput {
   websiteId?: string;
 }
 export interface ExportSiteOutput {
-  snapshot: PortableSiteV1;
+  /**
+   * The whole draft. Unlike an import payload, an export always carries exportedAt, contact and analytics, and every section its layout and rev.
+   */
+  snapshot: PortableSiteV1 & {
+    exportedAt: unknown;
+    contact: unknown;
+    analytics: unknown;
+    pages?: {
+      sections?: {
+        layout: unknown;
+        rev: unknown;
+      }[];
+    }[];
+  };
 }
 /**
  * Whole-site exchange format of export_site and import_site (rules portable-site-*).
  */
 export interface PortableSiteV1 {
   format: 'PortableSiteV1';
+  /**
+   * Set by export_site; ignored on import.
+   */
   exportedAt?: string;
+  /**
+   * Site identity. A merge never changes it.
+   */
   site: {
     name: string;
     businessName?: string;
     locale?: string;
   };
+  /**
+   * A merge never changes it.
+   */
   theme?: {
     colors?: {
       primary?: string;
@@ -35,256 +57,26 @@ export interface PortableSiteV1 {
     style?: string;
   };
   /**
+   * A merge never changes them.
+   *
    * @maxItems 10
    */
-  fonts?:
-    | []
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ];
+  fonts?: {
+    role: 'heading' | 'body';
+    family: string;
+  }[];
   /**
    * @maxItems 500
    */
   pages: {
+    /**
+     * Stable page key: the <page> part of externalKey.
+     */
     key: string;
     title: string;
+    /**
+     * URL path segment of the page; defaults to key. The slug home is the start page (/).
+     */
     slug?: string;
     kind?: 'page' | 'post';
     seo?: {
@@ -296,10 +88,19 @@ export interface PortableSiteV1 {
      * @maxItems 200
      */
     sections: {
+      /**
+       * <page>/<section>: sections of an import merge by it; a field is addressed as <page>/<section>#<field> in forceKeys.
+       */
       externalKey: string;
       type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+      /**
+       * Validated server-side against the type's schema in section-content.schema.json.
+       */
       content: {};
       layout?: Layout;
+      /**
+       * Section revision (present on export).
+       */
       rev?: number;
       hidden?: boolean;
       /**
@@ -313,6 +114,8 @@ export interface PortableSiteV1 {
     }[];
   }[];
   /**
+   * Referenced by URL: on import each is fetched and re-validated server-side; unsafe or unreachable ones are skipped and reported.
+   *
    * @maxItems 1000
    */
   assets?: {
@@ -356,6 +159,9 @@ export interface PortableSiteV1 {
     to: string;
     permanent?: boolean;
   }[];
+  /**
+   * The contact block: present on export, optional on import.
+   */
   contact?: {
     businessName?: string;
     email?: string;
@@ -367,6 +173,9 @@ export interface PortableSiteV1 {
       country?: string;
     };
   };
+  /**
+   * Analytics and tag-manager identifiers: present on export, optional on import.
+   */
   analytics?: {
     googleAnalyticsId?: string;
     googleTagManagerId?: string;

@@ -13,8 +13,14 @@ export interface GenerateImageInput {
   aspect?: 'square' | 'landscape' | 'portrait';
 }
 export interface GenerateImageOutput {
+  /**
+   * The image in the site's library; place it with add_section or update_section_text (field imageAssetId).
+   */
   assetId: string;
   url: string;
   creditsSpent: number;
+  /**
+   * Workspace credit balance after the charge.
+   */
   creditsRemaining: number;
 }

@@ -13,8 +13,14 @@ export interface GetAnalyticsSummaryInput {
 }
 export interface GetAnalyticsSummaryOutput {
   period: '7d' | '30d' | '90d';
+  /**
+   * Page views of the live site in the period.
+   */
   visits: number;
   uniqueVisitors: number;
+  /**
+   * Most visited site paths, most visited first.
+   */
   topPages: {
     path: string;
     visits: number;

@@ -12,6 +12,9 @@ export interface GetBrandInput {
 }
 export interface GetBrandOutput {
   businessName: string;
+  /**
+   * Hex colours (#rrggbb) of the theme.
+   */
   colors: {
     primary: string;
     secondary: string;
@@ -19,10 +22,16 @@ export interface GetBrandOutput {
     background: string;
     text: string;
   };
+  /**
+   * Font families of headings and body text.
+   */
   fonts: {
     heading: string;
     body: string;
   };
   style: string;
+  /**
+   * Library asset of the logo, or null.
+   */
   logoAssetId: string | null;
 }

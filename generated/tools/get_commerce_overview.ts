@@ -10,14 +10,23 @@ export interface GetCommerceOverviewTool {
 export interface GetCommerceOverviewInput {
   websiteId?: string;
 }
+/**
+ * Counts only: no customer, amount owed or contact detail.
+ */
 export interface GetCommerceOverviewOutput {
   services: number;
   products: {
     draft: number;
     public: number;
   };
+  /**
+   * Quotes not sent yet.
+   */
   openQuotes: number;
   draftInvoices: number;
   sentInvoices: number;
+  /**
+   * Number of bookings; details need crm:read (list_bookings).
+   */
   bookings: number;
 }

@@ -22,12 +22,27 @@ export interface GetPageOutput {
       description: string;
     };
     sections: {
+      /**
+       * Pass to update_section_text, move_section, set_section_hidden and the advanced-editor tools.
+       */
       sectionId: string;
+      /**
+       * <page>/<section>: the key import_site merges by.
+       */
       externalKey: string;
+      /**
+       * A section type of spec/schemas/section-content.schema.json.
+       */
       type: string;
       hidden: boolean;
       rev: number;
+      /**
+       * 0-based position on the page.
+       */
       position: number;
+      /**
+       * Plain-text fields of the section's type; address one with update_section_text (e.g. heading, items/0/title).
+       */
       content: {};
     }[];
   };

@@ -15,12 +15,18 @@ export interface GetSectionJsonOutput {
   sectionId: string;
   externalKey: string;
   type: string;
+  /**
+   * The section's full draft content, valid against its type's schema.
+   */
   content: {};
   layout: Layout;
+  /**
+   * Pass as clientRev to replace_section_content.
+   */
   rev: number;
 }
 /**
- * Bounded layout tokens of a section (rules layout-tokens-bounded, layout-token-values).
+ * Current layout tokens.
  */
 export interface Layout {
   width?: 'narrow' | 'normal' | 'wide' | 'full';

@@ -15,11 +15,26 @@ export interface GetSiteOverviewOutput {
   name: string;
   businessName: string;
   status: 'unpublished' | 'published';
+  /**
+   * Draft revision; rises with every draft change. A publish plan pins it.
+   */
   siteRevision: number;
+  /**
+   * The revision that is live, or null while unpublished.
+   */
   publishedRevision: number | null;
+  /**
+   * The live address, or null while unpublished.
+   */
   publicUrl: string | null;
+  /**
+   * Where the owner edits the site in the app.
+   */
   editorUrl: string;
   pageCount: number;
+  /**
+   * Whether search engines may index the live site; changed only through prepare_search_visibility.
+   */
   searchVisible: boolean;
   updatedAt: string;
 }

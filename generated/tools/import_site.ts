@@ -20,12 +20,21 @@ export interface ImportSiteInput {
  */
 export interface PortableSiteV1 {
   format: 'PortableSiteV1';
+  /**
+   * Set by export_site; ignored on import.
+   */
   exportedAt?: string;
+  /**
+   * Site identity. A merge never changes it.
+   */
   site: {
     name: string;
     businessName?: string;
     locale?: string;
   };
+  /**
+   * A merge never changes it.
+   */
   theme?: {
     colors?: {
       primary?: string;
@@ -37,256 +46,26 @@ export interface PortableSiteV1 {
     style?: string;
   };
   /**
+   * A merge never changes them.
+   *
    * @maxItems 10
    */
-  fonts?:
-    | []
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ]
-    | [
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        },
-        {
-          role: 'heading' | 'body';
-          family: string;
-        }
-      ];
+  fonts?: {
+    role: 'heading' | 'body';
+    family: string;
+  }[];
   /**
    * @maxItems 500
    */
   pages: {
+    /**
+     * Stable page key: the <page> part of externalKey.
+     */
     key: string;
     title: string;
+    /**
+     * URL path segment of the page; defaults to key. The slug home is the start page (/).
+     */
     slug?: string;
     kind?: 'page' | 'post';
     seo?: {
@@ -298,10 +77,19 @@ export interface PortableSiteV1 {
      * @maxItems 200
      */
     sections: {
+      /**
+       * <page>/<section>: sections of an import merge by it; a field is addressed as <page>/<section>#<field> in forceKeys.
+       */
       externalKey: string;
       type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+      /**
+       * Validated server-side against the type's schema in section-content.schema.json.
+       */
       content: {};
       layout?: Layout;
+      /**
+       * Section revision (present on export).
+       */
       rev?: number;
       hidden?: boolean;
       /**
@@ -315,6 +103,8 @@ export interface PortableSiteV1 {
     }[];
   }[];
   /**
+   * Referenced by URL: on import each is fetched and re-validated server-side; unsafe or unreachable ones are skipped and reported.
+   *
    * @maxItems 1000
    */
   assets?: {
@@ -358,6 +148,9 @@ export interface PortableSiteV1 {
     to: string;
     permanent?: boolean;
   }[];
+  /**
+   * The contact block: present on export, optional on import.
+   */
   contact?: {
     businessName?: string;
     email?: string;
@@ -369,6 +162,9 @@ export interface PortableSiteV1 {
       country?: string;
     };
   };
+  /**
+   * Analytics and tag-manager identifiers: present on export, optional on import.
+   */
   analytics?: {
     googleAnalyticsId?: string;
     googleTagManagerId?: string;
@@ -386,18 +182,42 @@ export interface Layout {
   hideOnDesktop?: boolean;
 }
 export interface ImportSiteOutput {
+  /**
+   * The new site, or the merge target.
+   */
   websiteId: string;
   editorUrl: string;
+  /**
+   * True when mergeIntoWebsiteId was given.
+   */
   merged: boolean;
+  /**
+   * Restore point taken before a merge; null for a new site.
+   */
   restorePointId: string | null;
+  /**
+   * Fields changed on both sides since the last sync, where the app's value was kept. Tell the user; push again with forceKeys to override.
+   */
   keptFields: {
+    /**
+     * externalKey of the section, <page>/<section>.
+     */
     key: string;
     field: string;
     appValue: unknown;
     pushedValue: unknown;
   }[];
+  /**
+   * externalKeys of sections added.
+   */
   inserted: string[];
+  /**
+   * externalKeys of matched sections that took pushed values.
+   */
   updated: string[];
+  /**
+   * Assets not imported (unsafe or unreachable address, wrong type, over a cap), with the reason.
+   */
   assetsSkipped: {
     url: string;
     reason: string;

@@ -12,10 +12,16 @@ export interface ListAccessInput {
 }
 export interface ListAccessOutput {
   members: {
+    /**
+     * Member id in this service; no contact details.
+     */
     userId: string;
     name: string;
     role: 'owner' | 'editor' | 'viewer';
   }[];
+  /**
+   * Pending invitations. No invitation link or token is ever returned.
+   */
   invitations: {
     invitationId: string;
     email: string;

@@ -14,7 +14,13 @@ export interface ListBookingsInput {
   cursor?: string;
 }
 export interface ListBookingsOutput {
+  /**
+   * Personal data of this site only, newest first.
+   */
   items: Booking[];
+  /**
+   * Pass as cursor for the next page; null on the last page.
+   */
   nextCursor: string | null;
 }
 export interface Booking {
@@ -25,6 +31,9 @@ export interface Booking {
   note: string | null;
   startsAt?: string;
   serviceName?: string;
+  /**
+   * The customer's contact details (personal data); crm_update never changes the email.
+   */
   customer?: {
     name?: string;
     email?: string;

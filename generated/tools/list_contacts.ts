@@ -14,7 +14,13 @@ export interface ListContactsInput {
   cursor?: string;
 }
 export interface ListContactsOutput {
+  /**
+   * Personal data of this site only, newest first.
+   */
   items: Contact[];
+  /**
+   * Pass as cursor for the next page; null on the last page.
+   */
   nextCursor: string | null;
 }
 export interface Contact {
@@ -24,6 +30,9 @@ export interface Contact {
   handled: boolean;
   note: string | null;
   name?: string;
+  /**
+   * Never changed by any tool.
+   */
   email?: string;
   phone?: string;
   createdAt?: string;

@@ -13,8 +13,17 @@ export interface ListDomainsInput {
 export interface ListDomainsOutput {
   domains: {
     hostname: string;
+    /**
+     * pending: DNS records still missing; verified: every record found; failed: verification gave up.
+     */
     status: 'pending' | 'verified' | 'failed';
+    /**
+     * The address the site canonicalises to; the others redirect to it.
+     */
     primary: boolean;
+    /**
+     * The records this hostname needs at its DNS provider.
+     */
     dnsRecords: {
       type: 'A' | 'CNAME' | 'TXT';
       name: string;

@@ -12,12 +12,24 @@ export interface ListDraftChangesInput {
 }
 export interface ListDraftChangesOutput {
   siteRevision: number;
+  /**
+   * The revision that is live, or null while unpublished.
+   */
   publishedRevision: number | null;
   hasUnpublishedChanges: boolean;
+  /**
+   * Draft changes after the published revision (all of them while unpublished), oldest first.
+   */
   changes: {
     revision: number;
     at: string;
+    /**
+     * Machine-readable kind of change, e.g. section-text or page-created.
+     */
     kind: string;
+    /**
+     * One PII-free line.
+     */
     summary: string;
   }[];
 }

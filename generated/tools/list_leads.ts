@@ -14,7 +14,13 @@ export interface ListLeadsInput {
   cursor?: string;
 }
 export interface ListLeadsOutput {
+  /**
+   * Personal data of this site only, newest first.
+   */
   items: Lead[];
+  /**
+   * Pass as cursor for the next page; null on the last page.
+   */
   nextCursor: string | null;
 }
 export interface Lead {
@@ -23,6 +29,9 @@ export interface Lead {
   status: 'new' | 'contacted' | 'qualified' | 'won' | 'lost';
   handled: boolean;
   note: string | null;
+  /**
+   * When to follow up; settable on leads only.
+   */
   followUpAt: string | null;
   createdAt: string;
   /**

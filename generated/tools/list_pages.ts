@@ -12,9 +12,15 @@ export interface ListPagesInput {
 }
 export interface ListPagesOutput {
   pages: {
+    /**
+     * Pass to get_page, update_page_seo and add_section.
+     */
     pageId: string;
     slug: string;
     title: string;
+    /**
+     * post for blog posts (create_blog_post), page otherwise.
+     */
     kind: 'page' | 'post';
     hidden: boolean;
     sectionCount: number;

@@ -15,7 +15,13 @@ export interface ListProductsOutput {
     productId: string;
     name: string;
     description?: string;
+    /**
+     * draft until a prepare_publish_product plan is approved and confirmed.
+     */
     status: 'draft' | 'public';
+    /**
+     * Product revision; a publish plan pins it.
+     */
     revision: number;
     price: {
       amount: number;

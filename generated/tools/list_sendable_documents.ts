@@ -11,7 +11,13 @@ export interface ListSendableDocumentsInput {
   websiteId?: string;
 }
 export interface ListSendableDocumentsOutput {
+  /**
+   * Never-sent draft invoices and quotes only; no customer contact details.
+   */
   documents: {
+    /**
+     * Pass to prepare_send_document.
+     */
     documentId: string;
     kind: 'invoice' | 'quote';
     number: string;

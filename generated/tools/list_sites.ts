@@ -9,11 +9,20 @@ export interface ListSitesTool {
 }
 export interface ListSitesInput {}
 export interface ListSitesOutput {
+  /**
+   * One site on a website-reach connection; every reachable site of the workspace on a workspace one.
+   */
   sites: {
+    /**
+     * Pass as websiteId to the other tools.
+     */
     websiteId: string;
     name: string;
     businessName: string;
     status: 'unpublished' | 'published';
+    /**
+     * The connection creator's live role on the site.
+     */
     role: 'owner' | 'editor' | 'viewer';
   }[];
 }

@@ -16,5 +16,8 @@ export interface MoveSectionOutput {
   sectionId: string;
   pageId: string;
   position: number;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

@@ -10,4 +10,7 @@ export interface PublishSiteTool {
 export interface PublishSiteInput {
   websiteId?: string;
 }
+/**
+ * Never produced: publish_site always fails with review_required.
+ */
 export interface PublishSiteOutput {}

@@ -15,6 +15,12 @@ export interface ReplaceSectionContentInput {
 }
 export interface ReplaceSectionContentOutput {
   sectionId: string;
+  /**
+   * The section's new rev: the clientRev of a further replace.
+   */
   rev: number;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

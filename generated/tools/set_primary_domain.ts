@@ -14,5 +14,8 @@ export interface SetPrimaryDomainInput {
 export interface SetPrimaryDomainOutput {
   hostname: string;
   primary: true;
+  /**
+   * The other connected hostnames, which now redirect to this one.
+   */
   redirects: string[];
 }

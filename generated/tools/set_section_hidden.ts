@@ -15,6 +15,12 @@ export interface SetSectionHiddenInput {
 export interface SetSectionHiddenOutput {
   sectionId: string;
   hidden: boolean;
+  /**
+   * The section's new rev (it rises with every change to the section).
+   */
   rev: number;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

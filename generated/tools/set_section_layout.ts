@@ -25,11 +25,17 @@ export interface LayoutPatch {
 export interface SetSectionLayoutOutput {
   sectionId: string;
   layout: Layout;
+  /**
+   * The section's new rev (it rises with every change to the section).
+   */
   rev: number;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }
 /**
- * Bounded layout tokens of a section (rules layout-tokens-bounded, layout-token-values).
+ * All layout tokens after the change.
  */
 export interface Layout {
   width?: 'narrow' | 'normal' | 'wide' | 'full';

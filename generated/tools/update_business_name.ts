@@ -14,5 +14,8 @@ export interface UpdateBusinessNameInput {
 export interface UpdateBusinessNameOutput {
   websiteId: string;
   businessName: string;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

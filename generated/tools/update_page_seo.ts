@@ -27,5 +27,8 @@ export interface UpdatePageSeoOutput {
     title: string;
     description: string;
   };
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

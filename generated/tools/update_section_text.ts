@@ -16,6 +16,12 @@ export interface UpdateSectionTextInput {
 export interface UpdateSectionTextOutput {
   sectionId: string;
   field: string;
+  /**
+   * The section's new rev (it rises with every change to the section).
+   */
   rev: number;
+  /**
+   * Draft revision after this change; list_draft_changes reports it.
+   */
   siteRevision: number;
 }

@@ -25,6 +25,8 @@ export class ActivityLog {
   #retentionDays: number;
   /** Appends in flight per file, so that a read sees every entry written before it. */
   #pending = new Map<string, Promise<void>>();
+  /** The batch still collecting lines for each file (written on the next tick). */
+  #batches = new Map<string, { lines: string[]; written: Promise<void> }>();
   #madeDirs = new Set<string>();
 
   constructor(dataDir: string, retentionDays: number) {
@@ -32,27 +34,46 @@ export class ActivityLog {
     this.#retentionDays = retentionDays;
   }
 
+  /**
+   * Queues the entry; entries that arrive in the same tick for one file are written by one append, so a busy
+   * server does one small write per file per tick rather than one per call.
+   */
   append(entry: ActivityEntry): Promise<void> {
     const dir = join(this.#dir, entry.workspaceId);
     const file = join(dir, `${entry.at.slice(0, 10)}.jsonl`);
-    const previous = this.#pending.get(file) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      if (!this.#madeDirs.has(dir)) {
-        await mkdir(dir, { recursive: true });
-        this.#madeDirs.add(dir);
-      }
-      await appendFile(file, `${JSON.stringify(entry)}\n`);
-    });
-    const tracked = next.finally(() => {
-      if (this.#pending.get(file) === tracked) this.#pending.delete(file);
-    });
-    this.#pending.set(file, tracked);
-    return tracked;
+    let batch = this.#batches.get(file);
+    if (!batch) {
+      const lines: string[] = [];
+      const previous = this.#pending.get(file) ?? Promise.resolve();
+      const written = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => previous)
+        .then(async () => {
+          this.#batches.delete(file);
+          if (!this.#madeDirs.has(dir)) {
+            await mkdir(dir, { recursive: true });
+            this.#madeDirs.add(dir);
+          }
+          await appendFile(file, lines.join(''));
+        });
+      const tracked = written.finally(() => {
+        if (this.#pending.get(file) === tracked) this.#pending.delete(file);
+      });
+      batch = { lines, written: tracked };
+      this.#batches.set(file, batch);
+      this.#pending.set(file, tracked);
+    }
+    batch.lines.push(`${JSON.stringify(entry)}\n`);
+    return batch.written;
+  }
+
+  /** Resolves when every queued entry is on disk. */
+  async flush(): Promise<void> {
+    await Promise.allSettled(this.#pending.values());
   }
 
   /** Entries of one workspace (optionally one connection) within retention at `now`, oldest first. */
   async read(workspaceId: string, now: Date, connectionId?: string): Promise<ActivityEntry[]> {
-    await Promise.all(this.#pending.values());
+    await this.flush();
     const dir = join(this.#dir, workspaceId);
     let files: string[];
     try {

@@ -10,6 +10,18 @@ describe('schemas', () => {
     expect(loadSchemas().size).toBeGreaterThanOrEqual(4);
   });
 
+  it('compile every $defs entry on its own (a strict-mode error inside a definition is not hidden)', () => {
+    const ajv = createAjv();
+    let count = 0;
+    for (const [id, schema] of loadSchemas()) {
+      for (const name of Object.keys((schema.$defs ?? {}) as Record<string, unknown>)) {
+        expect(() => ajv.getSchema(`${id}#/$defs/${name}`), `${id}#/$defs/${name}`).not.toThrow();
+        count++;
+      }
+    }
+    expect(count).toBeGreaterThan(20);
+  });
+
   it('compile every tool input and output schema', () => {
     const validators = compileToolValidators();
     expect(validators.size).toBe(loadTools().length);

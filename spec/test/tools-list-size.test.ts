@@ -17,6 +17,15 @@ describe('tools/list payload', () => {
     expect(size).toBeLessThanOrEqual(limits.toolsListBudgetCharacters);
   });
 
+  it('rule:tools-list-plain-object-inputs — publishes every input as a plain object with root properties', () => {
+    for (const tool of payload.tools) {
+      const input = tool.inputSchema as Record<string, unknown>;
+      expect(input.type, tool.name).toBe('object');
+      expect(typeof input.properties, tool.name).toBe('object');
+      for (const key of ['oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not']) expect(input[key], `${tool.name} has a root ${key}`).toBeUndefined();
+    }
+  });
+
   it('inlines every $ref, so clients need nothing else to read a schema', () => {
     expect(JSON.stringify(payload)).not.toContain('$ref');
   });
