@@ -20,11 +20,19 @@ When('{string} calls {string} with:', async function (this: SiteWorld, name: str
   await call(this, name, tool, JSON.parse(this.resolve(doc)));
 });
 
-When('{string} calls {string} {int} times', async function (this: SiteWorld, name: string, tool: string, times: number) {
-  // Batches of concurrent calls keep the scenario fast; the last answer is kept.
+async function repeat(world: SiteWorld, name: string, tool: string, times: number, args: Record<string, unknown>) {
+  // Batches of concurrent calls keep the scenario fast.
   for (let done = 0; done < times; done += 20) {
-    await Promise.all(Array.from({ length: Math.min(20, times - done) }, () => this.connection(name).mcp.callTool(tool, {})));
+    await Promise.all(Array.from({ length: Math.min(20, times - done) }, () => world.connection(name).mcp.callTool(tool, args)));
   }
+}
+
+When('{string} calls {string} {int} times', async function (this: SiteWorld, name: string, tool: string, times: number) {
+  await repeat(this, name, tool, times, {});
+});
+
+When('{string} calls {string} {int} times with:', async function (this: SiteWorld, name: string, tool: string, times: number, doc: string) {
+  await repeat(this, name, tool, times, JSON.parse(this.resolve(doc)));
 });
 
 function pointer(value: unknown, path: string): unknown {
@@ -202,4 +210,11 @@ Then('the response body contains {string}', function (this: SiteWorld, text: str
 
 Then('the response body does not contain {string}', function (this: SiteWorld, text: string) {
   assert.ok(!this.lastHttp?.text.includes(this.resolve(text)));
+});
+
+When('{string} calls {string} with a snapshot of {int} bytes', async function (this: SiteWorld, name: string, tool: string, bytes: number) {
+  const filler = 'x'.repeat(8000);
+  const items = Array.from({ length: Math.ceil(bytes / 8000) }, (_, i) => ({ n: i, text: filler }));
+  const snapshot = { format: 'PortableSiteV1', site: { name: 'Big' }, pages: [], collections: [{ key: 'big', name: 'Big', items }] };
+  await call(this, name, tool, { snapshot });
 });

@@ -1,0 +1,122 @@
+Feature: Import and migration
+  PortableSiteV1 imports create unpublished drafts or merge by externalKey with app edits winning; migration is
+  SSRF-hardened (§2.3, §2.7, §4.3, §8).
+
+  Background:
+    Given a workspace:
+      """
+      { "plan": "business", "users": [{ "key": "olive" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner" }, "published": true }] }
+      """
+    And "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
+
+  @rule:import-site-new-draft @rule:import-result-fields @rule:import-site-audited @rule:import-site-assets-revalidated @rule:portable-site-assets-by-url
+  Scenario: An exported snapshot imports as a new unpublished site; unsafe asset URLs are skipped with a reason
+    When "agent" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Copy" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Imported" } }] }],
+          "assets": [{ "key": "logo", "url": "https://127.0.0.1/logo.png" }, { "key": "meta", "url": "https://169.254.169.254/latest/meta-data" }] } }
+      """
+    Then the call succeeds
+    And the data at "/merged" equals "false"
+    And the data at "/assetsSkipped" has 2 items
+    And the data contains "non-public"
+    And the activity of "agent" has an entry for "import_site" with outcome "ok"
+
+  @rule:import-site-size-cap
+  Scenario: A snapshot over the size cap is refused and creates nothing
+    When "agent" calls "import_site" with a snapshot of 5300000 bytes
+    Then the call fails with "over_cap"
+    When "agent" calls "list_sites"
+    Then the data at "/sites" has 1 items
+
+  @rule:import-merge-by-external-key @rule:import-merge-field-by-field @rule:import-merge-restore-point @rule:import-merge-never-touches-config
+  Scenario: A merge keeps fields edited in the app, takes the rest, inserts new sections, and reports what it kept
+    When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading"
+    And "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "theme": { "colors": { "primary": "#000000" } },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Pushed heading", "subheading": "Pushed sub" } },
+            { "externalKey": "home/news", "type": "text", "content": { "body": "New section" } }] }] } }
+      """
+    Then the call succeeds
+    And the data at "/merged" equals "true"
+    And the data at "/keptFields/0/field" equals "heading"
+    And the data at "/keptFields/0/appValue" equals "Owner's heading"
+    And the data at "/keptFields/0/pushedValue" equals "Pushed heading"
+    And the data at "/inserted" equals "[\"home/news\"]"
+    And the data contains "restore_"
+    When "agent" calls "get_page" with:
+      """
+      { "pageId": "{{page:main/home}}" }
+      """
+    Then the data at "/page/sections/0/content/heading" equals "Owner's heading"
+    And the data at "/page/sections/0/content/subheading" equals "Pushed sub"
+    When "agent" calls "get_brand"
+    Then the data at "/colors/primary" equals "#1f4e79"
+
+  @rule:import-merge-force-keys
+  Scenario: forceKeys makes one pushed field win over the app's edit
+    When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading"
+    And "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "forceKeys": ["home/hero#heading"], "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Forced heading" } }] }] } }
+      """
+    Then the call succeeds
+    And the data at "/keptFields" has 0 items
+    When "agent" calls "get_page" with:
+      """
+      { "pageId": "{{page:main/home}}" }
+      """
+    Then the data at "/page/sections/0/content/heading" equals "Forced heading"
+
+  @rule:import-merge-needs-edit-access
+  Scenario: A merge needs edit access to the target
+    When the role of "olive" on "main" becomes "viewer"
+    And "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "P" }, "pages": [] } }
+      """
+    Then the call fails with "access_denied"
+
+  @rule:migrate-ssrf-hardened
+  Scenario Outline: Migration refuses addresses that are not public
+    When "agent" calls "migrate_site_from_url" with:
+      """
+      { "url": "<url>" }
+      """
+    Then the call fails with "validation_failed"
+
+    Examples:
+      | url                                   |
+      | http://127.0.0.1/                     |
+      | http://10.0.0.8/admin                 |
+      | http://169.254.169.254/latest/        |
+      | http://[::1]/                         |
+      | http://localhost:8080/                |
+
+  @rule:throttle-create-site @rule:import-site-site-limit
+  Scenario: create_site has its own per-workspace throttle, and imports respect the site limit
+    Given "olive" has a connection "ws" to "main" with scopes "workspace:write, content:write"
+    When "ws" calls "create_site" 5 times with:
+      """
+      { "businessName": "Another" }
+      """
+    And "ws" calls "create_site" with:
+      """
+      { "businessName": "Sixth" }
+      """
+    Then the call fails with "throttled"
+    When the workspace of "olive" changes settings:
+      """
+      { "plan": "free" }
+      """
+    And "agent" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Over" }, "pages": [] } }
+      """
+    Then the call fails with "site_limit_reached"
