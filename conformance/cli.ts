@@ -2,12 +2,15 @@
 // Runs the Gherkin features against a server and reports per rule. Without --url it starts the reference
 // server on loopback and stops it afterwards. Exits non-zero on any unexpected failure, and on an expected
 // failure that now passes.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { resolveTarget, startReferenceServer } from './lib/target.js';
+import { startDnsStub } from './lib/dns-stub.js';
+import { FixturesClient } from './lib/fixtures-client.js';
 import { loadExpectedFailures, printReport, ruleResults, scenarioResults } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -31,9 +34,15 @@ const target = values.break?.length
   ? await startReferenceServer(values.break.flatMap((rule) => ['--break-rule', rule]))
   : await resolveTarget({ url: values.url, fixturesSecret: values['fixtures-secret'] });
 let exitCode = 1;
+let dns: Awaited<ReturnType<typeof startDnsStub>> | undefined;
 try {
   process.env.SITE_MCP_URL = target.url;
   process.env.SITE_MCP_FIXTURES_SECRET = target.fixturesSecret;
+  // One DNS stub for the run; scenarios add records to its zone directory, the target resolves through it.
+  const zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-zone-'));
+  dns = await startDnsStub(zoneDir);
+  process.env.SITE_MCP_DNS_ZONE_DIR = zoneDir;
+  await new FixturesClient(target.url, target.fixturesSecret).dnsResolver(dns.server);
   // Workers are child processes: they load the TypeScript step definitions through tsx as well.
   process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim();
   await mkdir(join(repo, 'reports'), { recursive: true });
@@ -63,6 +72,7 @@ try {
   exitCode = problems + untagged === 0 && scenarios.length > 0 ? 0 : 1;
   void success;
 } finally {
+  await dns?.stop();
   await target.stop();
 }
 process.exit(exitCode);

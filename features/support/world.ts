@@ -64,6 +64,12 @@ export class SiteWorld extends World {
         case 'plan':
           if (!this.lastPlanId) throw new Error('no plan was prepared in this scenario');
           return this.lastPlanId;
+        case 'host': {
+          // A hostname unique to this scenario, stable within it: {{host:shop}} → shop-<random>.example.test
+          const key = `host:${parts[0]}`;
+          if (!this.remembered.has(key)) this.remembered.set(key, `${parts[0]}-${Math.random().toString(36).slice(2, 10)}.example.test`);
+          return String(this.remembered.get(key));
+        }
         case 'remembered':
           return String(this.remembered.get(parts[0]!));
         default:

@@ -1,0 +1,100 @@
+Feature: Domains
+  Connect a hostname the business owns and verify it by real DNS lookups; owner-only; another site's
+  hostname answers like one that does not exist (§4.2, §4.3, §5.6, §8).
+
+  Background:
+    Given a workspace:
+      """
+      { "users": [{ "key": "olive" }, { "key": "eddie" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "owner" } }] }
+      """
+    And a workspace with an owner "mallory" and a site "foreign"
+    And "olive" has a connection "agent" to "main" with scopes "domain:write"
+    And "mallory" has a connection "rival" to "foreign" with scopes "domain:write"
+
+  @rule:connect-domain-idempotent @rule:connect-domain-real-lookup @rule:list-domains-status @rule:set-primary-domain-canonical @rule:domain-tools-take-hostname
+  Scenario: Connect, add the records asked for, re-check, then make it primary
+    Given the hostname "{{host:shop}}" exists in DNS
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call succeeds
+    And the data at "/status" equals "pending"
+    And the data at "/alreadyConnected" equals "false"
+    And the data contains "_site-mcp-verify"
+    When "agent" calls "set_primary_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call fails with "validation_failed"
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the data at "/alreadyConnected" equals "true"
+    And the data at "/status" equals "pending"
+    Given the DNS zone serves the records the last call asked for
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the data at "/status" equals "verified"
+    And the data at "/dnsRecordsNeeded" has 0 items
+    When "agent" calls "list_domains"
+    Then the data at "/domains" has 1 items
+    And the data at "/domains/0/status" equals "verified"
+    When "agent" calls "set_primary_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call succeeds
+    And the data at "/primary" equals "true"
+
+  @rule:domain-other-site-same-as-missing
+  Scenario: Another tenant's hostname answers exactly like a hostname that does not exist
+    Given the hostname "{{host:taken}}" exists in DNS
+    When "rival" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:taken}}" }
+      """
+    Then the call succeeds
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:nowhere}}" }
+      """
+    Then the call fails with "not_found"
+    And the answer is remembered as "missing"
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:taken}}" }
+      """
+    Then the call fails with "not_found"
+    When "agent" calls "set_primary_domain" with:
+      """
+      { "hostname": "{{host:taken}}" }
+      """
+    Then the call fails with "not_found"
+
+  @rule:domain-write-owner-only @rule:authz-owner-only-stricter
+  Scenario: An editor's connection cannot connect a domain
+    Given the hostname "{{host:shop}}" exists in DNS
+    When the role of "olive" on "main" becomes "editor"
+    And "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call fails with "owner_only"
+
+  @rule:throttle-connect-domain
+  Scenario: connect_domain has its own per-workspace throttle
+    Given the hostname "{{host:shop}}" exists in DNS
+    When "agent" calls "connect_domain" 10 times with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    And "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call fails with "throttled"
