@@ -8,6 +8,7 @@
 //   --allowed-host H    extra Host header value to accept, repeatable (env SITE_MCP_ALLOWED_HOSTS, comma-separated)
 //   --base-url U        public base URL when behind a proxy (env SITE_MCP_BASE_URL)
 //   --dns-server S      resolver for domain verification, host[:port] (env SITE_MCP_DNS_SERVER; system default)
+//   --rate-limits C,W   calls per minute per connection and per workspace (default 120,600; load tests only)
 //   --no-seed           do not create the demo workspace
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     'dns-server': { type: 'string' },
     'no-seed': { type: 'boolean' },
     'break-rule': { type: 'string', multiple: true },
+    'rate-limits': { type: 'string' },
   },
 });
 
@@ -39,7 +41,14 @@ const config = {
   allowedHosts: [...(values['allowed-host'] ?? []), ...(env.SITE_MCP_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
   baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
   dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
+  rateLimitsOverride: values['rate-limits'] ? parseRateLimits(values['rate-limits']) : undefined,
 };
+
+function parseRateLimits(text: string) {
+  const [perConnection, perWorkspace] = text.split(',').map(Number);
+  if (!Number.isInteger(perConnection) || !Number.isInteger(perWorkspace)) throw new Error('--rate-limits takes two integers, e.g. 120,600');
+  return { perConnection: { limit: perConnection!, windowSeconds: 60 }, perWorkspace: { limit: perWorkspace!, windowSeconds: 60 } };
+}
 
 if (values['break-rule']?.length) {
   // Test mode only: a deliberately broken server proves the suite's checks can fail.

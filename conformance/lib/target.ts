@@ -12,6 +12,8 @@ export interface Target {
   fixturesSecret: string;
   /** Stops what this process started (nothing for an external URL). */
   stop(): Promise<void>;
+  /** The server's process id when this process started it. */
+  pid?: number;
 }
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,7 +56,7 @@ export async function startReferenceServer(extraArgs: string[] = []): Promise<Ta
     });
     // Keep draining output so the child never blocks on a full pipe.
     child.stdout!.resume();
-    return { url, fixturesSecret, stop };
+    return { url, fixturesSecret, stop, pid: child.pid };
   } catch (error) {
     await stop();
     throw error;
