@@ -1,0 +1,42 @@
+// The MCP Inspector's CLI, as an agent developer would use it, against a freshly started reference server:
+// tools/list passes the Inspector's strict portability check (no errors) and a tool call answers the envelope.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
+import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
+
+const run = promisify(execFile);
+const inspector = fileURLToPath(new URL('../../node_modules/.bin/mcp-inspector', import.meta.url));
+let target: Target;
+let token: string;
+
+beforeAll(async () => {
+  target = await startReferenceServer();
+  const fx = new FixturesClient(target.url, target.fixturesSecret);
+  const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
+  token = (await fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, preset: 'full' })).token;
+});
+
+afterAll(async () => {
+  await target?.stop();
+});
+
+const cli = (...args: string[]) =>
+  run(process.execPath, [inspector, '--cli', `${target.url}/api/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, ...args], { timeout: 60_000 });
+
+describe('MCP Inspector CLI', () => {
+  it('lists 46 tools with no strict-mode portability error', async () => {
+    const { stdout, stderr } = await cli('--method', 'tools/list', '--strict');
+    expect(JSON.parse(stdout).tools).toHaveLength(46);
+    expect(stderr).toMatch(/0 errors/);
+  });
+
+  it('rule:tool-result-envelope — calls a tool and gets the envelope back', async () => {
+    const { stdout } = await cli('--method', 'tools/call', '--tool-name', 'list_sites');
+    const result = JSON.parse(stdout);
+    expect(result.structuredContent.ok).toBe(true);
+    expect(result.structuredContent.data.sites).toHaveLength(1);
+  });
+});
