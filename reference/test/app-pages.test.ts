@@ -1,0 +1,99 @@
+// The owner's app pages over HTTP, as a browser would use them: sign-in with a session cookie, the plan
+// approval page with its CSRF-protected decision, and Developers settings creating a connection whose token
+// is shown once (rules plan-approval-signed-in-owner, plan-approver-owner-and-creator, token-shown-once,
+// activity-shown-in-developers).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
+import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { McpConnection } from '../../conformance/lib/mcp-client.js';
+
+let target: Target;
+let fx: FixturesClient;
+let world: WorldResponse;
+
+beforeAll(async () => {
+  target = await startReferenceServer();
+  fx = new FixturesClient(target.url, target.fixturesSecret);
+  world = await fx.world({ users: [{ key: 'olive' }, { key: 'eddie' }], sites: [{ key: 'main', members: { olive: 'owner', eddie: 'editor' } }] });
+});
+
+afterAll(async () => {
+  await target?.stop();
+});
+
+async function signIn(user: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${target.url}/app/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: user.email, password: user.password, next: '/app/' }),
+  });
+  expect(res.status).toBe(302);
+  const cookie = res.headers.get('set-cookie')!;
+  expect(cookie).toMatch(/httponly/i);
+  expect(cookie).toMatch(/samesite=strict/i);
+  return cookie.split(';')[0]!;
+}
+
+const page = async (path: string, cookie?: string) => {
+  const res = await fetch(`${target.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+};
+
+const post = (path: string, cookie: string, form: Record<string, string>) =>
+  fetch(`${target.url}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+
+describe('app pages', () => {
+  it('refuses a wrong password and redirects an anonymous visitor to sign-in', async () => {
+    const res = await fetch(`${target.url}/app/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: world.users.olive!.email, password: 'wrong' }) });
+    expect(res.status).toBe(401);
+    const anonymous = await page('/app/plans/plan_x');
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toMatch(/^\/app\/sign-in\?next=/);
+  });
+
+  it('rule:plan-approval-signed-in-owner rule:plan-approver-owner-and-creator — only the signed-in owner who created the connection can approve, with a valid form token', async () => {
+    const site = world.sites.main!.websiteId;
+    const conn = await fx.connection({ userId: world.users.olive!.userId, websiteId: site, scopes: ['publish'] });
+    const mcp = new McpConnection(target.url, conn.token);
+    const prepared = await mcp.callTool('prepare_publish', {});
+    const planId = prepared.envelope.data.planId as string;
+    expect(prepared.envelope.data.approvalUrl).toBe(`${target.url}/app/plans/${planId}`);
+
+    const eddie = await signIn(world.users.eddie!);
+    const eddieView = await page(`/app/plans/${planId}`, eddie);
+    expect(eddieView.html).not.toContain('value="approve"');
+    const eddieCsrf = /name="csrf" value="([^"]+)"/.exec((await page(`/app/sites/${site}/developers`, eddie)).html)?.[1];
+    expect(eddieCsrf).toBeUndefined(); // an editor's Developers page has no forms at all
+    expect((await post(`/app/plans/${planId}/decision`, eddie, { decision: 'approve', csrf: 'guess' })).status).toBe(403);
+
+    const olive = await signIn(world.users.olive!);
+    const view = await page(`/app/plans/${planId}`, olive);
+    expect(view.html).toContain('Publish the draft');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(view.html)![1]!;
+    expect((await post(`/app/plans/${planId}/decision`, olive, { decision: 'approve', csrf: 'forged' })).status).toBe(403);
+    expect((await mcp.callTool('confirm_pending_action', { planId })).envelope.error?.code).toBe('plan_not_approved');
+    expect((await post(`/app/plans/${planId}/decision`, olive, { decision: 'approve', csrf })).status).toBe(200);
+    expect((await mcp.callTool('confirm_pending_action', { planId })).envelope.ok).toBe(true);
+    await mcp.close();
+  });
+
+  it('rule:token-shown-once rule:activity-shown-in-developers rule:api-token-creation-choices — Developers settings show a new token once, then only its prefix and the activity', async () => {
+    const site = world.sites.main!.websiteId;
+    const olive = await signIn(world.users.olive!);
+    const settings = await page(`/app/sites/${site}/developers`, olive);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(settings.html)![1]!;
+    const created = await post(`/app/sites/${site}/developers/connections`, olive, { csrf, reach: 'workspace', scope: 'crm:read' });
+    const html = await created.text();
+    const token = /<code id="token">([^<]+)<\/code>/.exec(html)![1]!;
+    expect(token).toMatch(/^smcp_live_/);
+    expect(html).toContain('Scopes: site:read, crm:read');
+    const mcp = new McpConnection(target.url, token);
+    expect((await mcp.callTool('list_leads', {})).envelope.error?.code).toBe('website_required');
+    await mcp.close();
+    const after = await page(`/app/sites/${site}/developers`, olive);
+    expect(after.html).not.toContain(token);
+    expect(after.html).toContain(token.slice(0, 14));
+    expect(after.html).toContain('list_leads');
+  });
+});
