@@ -11,6 +11,7 @@ import { publicSiteHandler } from './http/public-site.js';
 import { protectedResourceMetadata } from './http/well-known.js';
 import { appRouter } from './http/app/routes.js';
 import { libraryHandler } from './http/library.js';
+import { pairingRouter } from './http/pairing.js';
 
 export interface RunningServer {
   rt: Runtime;
@@ -48,6 +49,8 @@ export function buildApp(rt: Runtime): Koa {
     const fixtures = fixturesRouter(rt);
     app.use(fixtures.routes());
   }
+  const pairing = pairingRouter(rt);
+  app.use(pairing.routes());
   const appPages = appRouter(rt);
   app.use(appPages.routes());
   app.use(router.routes());

@@ -6,6 +6,8 @@ import { ActivityLog } from './store/activity.js';
 import { Store } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
 import { DnsClient } from './domain/dns.js';
+import { Pairings } from './domain/pairing.js';
+import { Sessions } from './http/app/sessions.js';
 import type { Gate } from './domain/authorize.js';
 import type { Role } from './domain/vocabulary.js';
 
@@ -76,6 +78,8 @@ export class Runtime {
   readonly activity: ActivityLog;
   readonly limiter = new SlidingWindowLimiter();
   readonly dns = new DnsClient();
+  readonly pairings = new Pairings();
+  readonly sessions = new Sessions();
   readonly catalogue = loadCatalogue();
   readonly config: Config;
   readonly limits: Limits;

@@ -6,7 +6,7 @@
  */
 export type PairPollResponse =
   | {
-      status: 'pending' | 'denied' | 'expired';
+      status: 'pending' | 'denied' | 'expired' | 'redeemed';
     }
   | {
       status: 'approved';
@@ -17,7 +17,7 @@ export type PairPollResponse =
     };
 
 /**
- * Device-code pairing bodies (rule pairing-field-names). Not served by the reference server yet.
+ * Device-code pairing bodies (rule pairing-field-names). A poll after the token was returned answers status redeemed, with no token.
  */
 export interface Pairing {
   [k: string]: unknown | undefined;
@@ -48,4 +48,25 @@ export interface PairStartResponse {
  */
 export interface PairPollRequest {
   deviceCode: string;
+}
+/**
+ * POST /test-fixtures/v1/pairings/{userCode}/approve: the signed-in user approves at /dashboard/connect, through the same code path. websiteId null asks for a company-wide approval; scopes are the ones left ticked.
+ *
+ * This interface was referenced by `Pairing`'s JSON-Schema
+ * via the `definition` "PairApproveRequest".
+ */
+export interface PairApproveRequest {
+  userId: string;
+  websiteId: string | null;
+  scopes: string[];
+}
+/**
+ * This interface was referenced by `Pairing`'s JSON-Schema
+ * via the `definition` "PairError".
+ */
+export interface PairError {
+  error: {
+    code: string;
+    message: string;
+  };
 }

@@ -69,6 +69,8 @@ export interface Site {
   restorePoints: { restorePointId: string; createdAt: string; draft: SiteContent }[];
   /** The site's media library (generated images land here); not part of the draft, so not a draft change. */
   library: Asset[];
+  /** Read-only delivery tokens (§2.7, §5.5): read the published site only; not MCP connections. Hashes only. */
+  deliveryTokens: { tokenHash: string; prefix: string; createdAt: string }[];
   /** Pending invitations created by confirmed grant_access plans; website-scoped, never workspace-wide. */
   invitations: Invitation[];
 }

@@ -40,6 +40,7 @@ export function newSite(input: { name: string; businessName: string; members: Re
     restorePoints: [],
     library: [],
     invitations: [],
+    deliveryTokens: [],
   };
 }
 

@@ -13,6 +13,8 @@ import { buildWorld, WorldError, type WorldRequest } from '../domain/world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditSectionText } from '../domain/app-edits.js';
 import { collectExpiredPlans, decidePlan, DecisionError } from '../domain/plans.js';
+import { PairingError } from '../domain/pairing.js';
+import { approveAs } from './pairing.js';
 import type { Runtime } from '../runtime.js';
 import { readJsonBody, BodyError } from './body.js';
 
@@ -35,6 +37,11 @@ export function fixturesRouter(rt: Runtime): Router {
       throw new ToolError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(validate.errors)}`);
     }
     return body as T;
+  };
+  const validatedPairing = (value: unknown) => {
+    const v = ajv.getSchema('https://site-mcp.invalid/spec/schemas/pairing.schema.json#/$defs/PairApproveRequest')!;
+    if (!v(value)) throw new ToolError('validation_failed', `Body does not match PairApproveRequest: ${ajv.errorsText(v.errors)}`);
+    return value;
   };
   const body = async <T>(ctx: Context, def: string): Promise<T> => validated<T>(def, await readJsonBody(ctx.req, 1024 * 1024));
   const workspaceOf = async (kind: 'site' | 'user', id: string) => {
@@ -164,6 +171,20 @@ export function fixturesRouter(rt: Runtime): Router {
     const plan = ws.plans[ctx.params.planId!];
     if (!plan) throw new ToolError('not_found', 'No such plan (never created, or garbage-collected after expiry).');
     ctx.body = { planId: plan.planId, status: plan.status, kind: plan.kind, websiteId: plan.websiteId, expiresAt: plan.expiresAt };
+  });
+
+  // Approve a pairing as a signed-in user would at /dashboard/connect (same code path).
+  router.post('/pairings/:userCode/approve', async (ctx) => {
+    const request = validatedPairing(await readJsonBody(ctx.req, 64 * 1024)) as { userId: string; websiteId: string | null; scopes: string[] };
+    const pairing = rt.pairings.find(ctx.params.userCode!);
+    if (!pairing) throw new ToolError('not_found', 'No such pairing (unknown, used or expired).');
+    try {
+      await approveAs(rt, pairing, request);
+    } catch (error) {
+      if (error instanceof PairingError) throw new ToolError(error.code === 'conflict' ? 'validation_failed' : error.code, error.message);
+      throw error;
+    }
+    ctx.body = { status: pairing.status };
   });
 
   // Points domain verification at the suite's DNS stub (test mode only).

@@ -14,20 +14,20 @@ import { registerConnection } from '../../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { ToolError } from '../../domain/errors.js';
 import { esc, page } from './html.js';
-import { Sessions, type AppSession } from './sessions.js';
+import type { AppSession } from './sessions.js';
 
-async function form(ctx: Context): Promise<URLSearchParams> {
+export async function form(ctx: Context): Promise<URLSearchParams> {
   return new URLSearchParams((await readRawBody(ctx.req, 64 * 1024)).toString('utf8'));
 }
 
-function csrfOk(session: AppSession, given: string | null): boolean {
+export function csrfOk(session: AppSession, given: string | null): boolean {
   const a = Buffer.from(session.csrf);
   const b = Buffer.from(given ?? '');
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function appRouter(rt: Runtime): Router {
-  const sessions = new Sessions();
+  const sessions = rt.sessions;
   const router = new Router({ prefix: '/app' });
 
   const requireSession = (ctx: Context): AppSession | undefined => {
@@ -35,7 +35,7 @@ export function appRouter(rt: Runtime): Router {
     if (!session) ctx.redirect(`/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
     return session;
   };
-  const safeNext = (next: string | null) => (next && next.startsWith('/app/') && !next.startsWith('//') ? next : '/app/');
+  const safeNext = (next: string | null) => (next && (next.startsWith('/app/') || next.startsWith('/dashboard/')) && !next.includes('//') ? next : '/app/');
 
   router.get('/sign-in', (ctx) => {
     const next = safeNext(ctx.query.next as string | null);

@@ -1,0 +1,91 @@
+Feature: Device-code pairing and the discovery file
+  The command-line tool pairs with a user code; an owner approves, possibly narrower; the poll hands out an
+  ordinary connection's token once (§2.7, §3, §4.1, §5.3–5.5).
+
+  Background:
+    Given a workspace:
+      """
+      { "users": [{ "key": "olive" }, { "key": "eddie" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "editor" }, "published": true }] }
+      """
+
+  @rule:pairing-start-issues-user-code @rule:pairing-poll-pending-before-approval @rule:pairing-grant-only-narrower @rule:pairing-token-returned-once @rule:pairing-creates-ordinary-connection @rule:pairing-no-second-path @rule:pair-poll-website-id @rule:pairing-field-names
+  Scenario: Start, poll pending, approve narrower, get the token once, use it like any connection
+    When a command-line tool starts a pairing asking for "site:read, content:write, publish"
+    Then the HTTP status is 200
+    And the response JSON at "/interval" equals "2"
+    When the command-line tool polls
+    Then the poll answers "pending" without a token
+    When "olive" approves the pairing for "main" leaving "site:read, content:write, crm:write" ticked
+    And the command-line tool polls
+    Then the poll answers approved with scopes "site:read, content:write" and website "{{site:main}}"
+    When the command-line tool polls
+    Then the poll answers "redeemed" without a token
+    When the polled token is used as connection "cli"
+    And "cli" calls "list_pages"
+    Then the call succeeds
+    When "cli" calls "prepare_publish"
+    Then the call fails with "scope_denied"
+
+  @rule:pairing-approval-owner-only
+  Scenario: An editor cannot approve a pairing
+    When a command-line tool starts a pairing asking for "site:read"
+    And "eddie" tries to approve the pairing for "main" leaving "site:read" ticked
+    Then the approval was refused
+    When the command-line tool polls
+    Then the poll answers "pending" without a token
+
+  @rule:pairing-company-wide @rule:pairing-company-wide-only-without-website @rule:pair-poll-website-id
+  Scenario: A company without a website approves company-wide; then the agent creates the first site
+    Given a workspace:
+      """
+      { "users": [{ "key": "nina" }, { "key": "ned" }], "sites": [] }
+      """
+    When a command-line tool starts a pairing asking for "site:read, workspace:write"
+    And "ned" tries to approve the pairing company-wide leaving "site:read, workspace:write" ticked
+    Then the approval was refused
+    When "nina" tries to approve the pairing company-wide leaving "site:read, workspace:write" ticked
+    And the command-line tool polls
+    Then the poll answers approved with scopes "site:read, workspace:write" and website "null"
+    When the polled token is used as connection "cli"
+    And "cli" calls "create_site" with:
+      """
+      { "businessName": "Nina's Florist" }
+      """
+    Then the call succeeds
+    When a command-line tool starts a pairing asking for "site:read"
+    And "olive" tries to approve the pairing company-wide leaving "site:read" ticked
+    Then the approval was refused
+
+  @rule:pairing-admin-needs-website
+  Scenario: The admin variant refuses a company-wide approval
+    Given a workspace:
+      """
+      { "users": [{ "key": "nina" }], "sites": [] }
+      """
+    When a command-line tool starts a admin pairing asking for "site:read"
+    And "nina" tries to approve the pairing company-wide leaving "site:read" ticked
+    Then the approval was refused
+
+  @rule:readonly-pairing-delivery-token @rule:delivery-token-read-published-only @rule:delivery-token-not-a-connection @rule:delivery-token-cannot-write
+  Scenario: A read-only pairing mints a delivery token that reads the live site and is not an MCP connection
+    When a command-line tool starts a read-only pairing asking for "site:read"
+    And "olive" approves the pairing for "main" leaving "" ticked
+    And the command-line tool polls
+    And a client reads the published site with the polled token
+    Then the HTTP status is 200
+    And the response JSON at "/format" equals "PortableSiteV1"
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "{{remembered:polled-token}}"
+    Then the HTTP status is 401
+
+  @rule:auth-md-discovery @rule:auth-md-no-pre-claim-token
+  Scenario: /auth.md describes the ceremony, the endpoints, every scope and what is not implemented
+    When a client GETs "/auth.md"
+    Then the HTTP status is 200
+    And the response body contains "/v1/cli/pair/start"
+    And the response body contains "/v1/cli/pair/poll"
+    And the response body contains "`workspace:write`"
+    And the response body contains "`domain:read`"
+    And the response body contains "No pre-claim token exists"
+    And the response body contains "No account is ever created for a human"
+    And the response body contains "Deliberately not implemented"

@@ -1,0 +1,118 @@
+// Device-code pairing (§3, §4.1, §5.3–5.5): the CLI asks for scopes and gets a user code; a signed-in owner
+// approves at /dashboard/connect, unticking scopes if they wish; the next poll returns the token once. The
+// result is an ordinary connection (or, for the read-only variant, a delivery token), so there is no second
+// authorization path. Nothing is minted before a human approves. Pairings live in memory: they last 10
+// minutes, and a restart only makes the CLI start over.
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type { WorkspaceDoc } from './model.js';
+import { ALL_SCOPES } from './scopes.js';
+import { createConnection } from './connections.js';
+
+export interface Pairing {
+  userCode: string;
+  deviceCodeHash: string;
+  requested: string[];
+  admin: boolean;
+  readOnly: boolean;
+  status: 'pending' | 'approved' | 'denied' | 'redeemed' | 'expired';
+  expiresAt: number;
+  /** Set on approval, handed out by the first poll after it and then forgotten. */
+  grant?: { token: string; websiteId: string | null; scopes: string[]; kind: 'connection' | 'delivery' };
+}
+
+export class PairingError extends Error {
+  constructor(readonly code: 'validation_failed' | 'not_found' | 'owner_only' | 'conflict', message: string) {
+    super(message);
+  }
+}
+
+const LIFETIME_MS = 10 * 60_000;
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I
+const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export class Pairings {
+  #byUserCode = new Map<string, Pairing>();
+  #byDevice = new Map<string, Pairing>();
+
+  start(input: { scopes: string[]; admin?: boolean; readOnly?: boolean }, nowMs = Date.now()) {
+    const unknown = input.scopes.filter((s) => !ALL_SCOPES.includes(s));
+    if (unknown.length) throw new PairingError('validation_failed', `Unknown scopes: ${unknown.join(', ')}.`);
+    this.#sweep(nowMs);
+    const code = () => Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+    let userCode = '';
+    do userCode = `${code().slice(0, 4)}-${code().slice(4)}`;
+    while (this.#byUserCode.has(userCode));
+    const deviceCode = randomBytes(32).toString('base64url');
+    const pairing: Pairing = { userCode, deviceCodeHash: hash(deviceCode), requested: [...new Set(input.scopes)], admin: Boolean(input.admin), readOnly: Boolean(input.readOnly), status: 'pending', expiresAt: nowMs + LIFETIME_MS };
+    this.#byUserCode.set(userCode, pairing);
+    this.#byDevice.set(pairing.deviceCodeHash, pairing);
+    return { pairing, deviceCode };
+  }
+
+  find(userCode: string, nowMs = Date.now()): Pairing | undefined {
+    this.#sweep(nowMs);
+    return this.#byUserCode.get(userCode.trim().toUpperCase());
+  }
+
+  /** The poll: pending until decided; the token exactly once; then redeemed. */
+  poll(deviceCode: string, nowMs = Date.now()) {
+    this.#sweep(nowMs);
+    const pairing = this.#byDevice.get(hash(deviceCode));
+    if (!pairing) return { status: 'expired' as const };
+    if (pairing.status === 'approved' && pairing.grant) {
+      const grant = pairing.grant;
+      pairing.grant = undefined;
+      pairing.status = 'redeemed';
+      return { status: 'approved' as const, ...grant };
+    }
+    return { status: pairing.status };
+  }
+
+  deny(pairing: Pairing): void {
+    if (pairing.status === 'pending') pairing.status = 'denied';
+  }
+
+  #sweep(nowMs: number): void {
+    for (const [code, p] of this.#byUserCode) {
+      if (p.expiresAt > nowMs) continue;
+      this.#byUserCode.delete(code);
+      this.#byDevice.delete(p.deviceCodeHash);
+    }
+  }
+}
+
+/**
+ * Approval by a signed-in person (rules pairing-approval-owner-only, pairing-grant-only-narrower,
+ * pairing-company-wide*, pairing-admin-needs-website). Mutates `ws` (run inside a transaction) and returns
+ * what the next poll will hand out.
+ */
+export function approvePairing(ws: WorkspaceDoc, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }, now: Date) {
+  if (pairing.status !== 'pending') throw new PairingError('conflict', `This pairing is ${pairing.status}.`);
+  const granted = input.scopes.filter((s) => pairing.requested.includes(s)); // never wider than asked
+  if (input.websiteId === null) {
+    if (pairing.admin) throw new PairingError('validation_failed', 'The admin variant needs a website; company-wide approval is refused.');
+    if (ws.ownerUserId !== input.userId) throw new PairingError('owner_only', 'Only the company owner can approve a company-wide pairing.');
+    if (Object.keys(ws.sites).length > 0) throw new PairingError('validation_failed', 'This company has a website: choose which website the pairing is for.');
+  } else {
+    const site = ws.sites[input.websiteId];
+    if (!site) throw new PairingError('not_found', 'No such website.');
+    if (site.members[input.userId] !== 'owner') throw new PairingError('owner_only', 'Only an owner of this website can approve a pairing.');
+  }
+  if (pairing.readOnly) {
+    if (input.websiteId === null) throw new PairingError('validation_failed', 'A read-only pairing needs a website.');
+    const token = `smcp_deliver_${randomBytes(32).toString('base64url')}`;
+    const site = ws.sites[input.websiteId]!;
+    site.deliveryTokens.push({ tokenHash: hash(token), prefix: token.slice(0, 17), createdAt: now.toISOString() });
+    pairing.status = 'approved';
+    pairing.grant = { token, websiteId: input.websiteId, scopes: [], kind: 'delivery' };
+    return { pairing, deliveryTokenHash: hash(token), connection: undefined };
+  }
+  const { connection, token } = createConnection(
+    ws,
+    { userId: input.userId, websiteId: input.websiteId, reach: input.websiteId === null ? 'workspace' : 'website', scopes: granted, kind: 'paired' },
+    now,
+  );
+  pairing.status = 'approved';
+  pairing.grant = { token, websiteId: input.websiteId, scopes: connection.scopes, kind: 'connection' };
+  return { pairing, connection, deliveryTokenHash: undefined };
+}

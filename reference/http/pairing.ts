@@ -1,0 +1,172 @@
+// Device-code pairing endpoints (§4.1, §5.3–5.5), the owner's approval screen /dashboard/connect, the
+// read-only delivery endpoint, and the /auth.md discovery document.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { createHash } from 'node:crypto';
+import { createAjv } from '../../spec/index.js';
+import type { Runtime } from '../runtime.js';
+import { readJsonBody, BodyError } from './body.js';
+import { approvePairing, PairingError, type Pairing } from '../domain/pairing.js';
+import { registerConnection } from '../domain/authenticate.js';
+import { workspaceNow } from '../domain/clock.js';
+import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
+import { toPortableSite } from '../tools/site-read.js';
+import { esc, page } from './app/html.js';
+import { csrfOk, form } from './app/routes.js';
+
+const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
+const STATUS: Record<PairingError['code'], number> = { validation_failed: 400, not_found: 404, owner_only: 403, conflict: 409 };
+
+/** Approves a pairing as `userId` and makes its token findable: shared by the page and the fixtures protocol. */
+export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }) {
+  const wsId = await rt.store.lookupDirectory('user', input.userId);
+  if (!wsId) throw new PairingError('not_found', 'No such user.');
+  const result = await rt.store.transact(wsId, (ws) => approvePairing(ws, pairing, input, workspaceNow(ws)));
+  if (result.connection) await registerConnection(rt.store, result.connection, wsId);
+  if (result.deliveryTokenHash) await rt.store.setDirectory('delivery', result.deliveryTokenHash, `${wsId} ${pairing.grant!.websiteId}`);
+  return result;
+}
+
+export function authMd(): string {
+  const scopes = ALL_SCOPES.map((s) => `- \`${s}\` — ${SCOPE_GRANTS[s]}`).join('\n');
+  return `# Connecting a command-line tool to this service
+
+This file describes how a command-line tool pairs with a business owner's account. It is the whole ceremony.
+
+## Ceremony
+
+1. The tool calls \`POST /v1/cli/pair/start\` with JSON \`{ "scopes": ["site:read", ...] }\` (optional \`"readOnly": true\`
+   for a delivery token that reads published content only, \`"admin": true\` for the admin variant, which needs a website).
+   The answer carries a \`userCode\` (like \`ABCD-EF23\`), a \`deviceCode\`, a \`verificationUri\`, \`expiresIn\` and \`interval\`.
+2. The tool shows the user code. The owner signs in and opens \`/dashboard/connect\`, enters the code, sees every requested
+   scope and may untick any of them: the grant can only be narrower than the request. Only an owner can approve.
+3. The tool calls \`POST /v1/cli/pair/poll\` with \`{ "deviceCode": "..." }\` every \`interval\` seconds. Before approval it
+   answers \`{ "status": "pending" }\`; after approval it answers once with \`{ "status": "approved", "token", "websiteId",
+   "scopes", "kind" }\` (\`websiteId\` is null for a company-wide approval of an account with no website yet); later polls
+   answer \`{ "status": "redeemed" }\` and never the token again.
+4. The token is an ordinary MCP connection: send it as \`Authorization: Bearer <token>\` to \`/api/mcp\`. There is no
+   command-line-specific API and no second authorization path.
+
+No pre-claim token exists: nothing is minted until a human confirms the code. No account is ever created for a human:
+pairing only connects a tool to an account that already exists.
+
+## Scopes
+
+${scopes}
+
+## Deliberately not implemented
+
+Deleting a site or a page, erasing a contact, billing changes, people management beyond inviting, buying, renewing,
+transferring or removing a domain, custom head code, and text generation are not available to tools. Publishing,
+unpublishing, product publishing, access grants, document sends, company creation and search-visibility changes need
+an owner's approval in the app. OAuth 2.1 sign-in is not offered by this reference server yet.
+`;
+}
+
+export function pairingRouter(rt: Runtime): Router {
+  const router = new Router();
+  const ajv = createAjv();
+  const validate = (def: string, body: unknown) => {
+    const v = ajv.getSchema(`${SCHEMA}#/$defs/${def}`)!;
+    if (!v(body)) throw new PairingError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(v.errors)}`);
+    return body;
+  };
+  const json = async (ctx: Context, fn: () => Promise<unknown> | unknown) => {
+    try {
+      ctx.body = await fn();
+    } catch (error) {
+      if (error instanceof PairingError) {
+        ctx.status = STATUS[error.code];
+        ctx.body = { error: { code: error.code, message: error.message } };
+      } else if (error instanceof BodyError) {
+        ctx.status = error.status;
+        ctx.body = { error: { code: 'validation_failed', message: error.message } };
+      } else throw error;
+    }
+  };
+
+  router.post('/v1/cli/pair/start', (ctx) =>
+    json(ctx, async () => {
+      const body = validate('PairStartRequest', await readJsonBody(ctx.req, 16 * 1024)) as { scopes: string[]; admin?: boolean; readOnly?: boolean };
+      const { pairing, deviceCode } = rt.pairings.start(body);
+      return { userCode: pairing.userCode, deviceCode, verificationUri: `${rt.baseUrl}/dashboard/connect?code=${pairing.userCode}`, expiresIn: 600, interval: 2 };
+    }),
+  );
+
+  router.post('/v1/cli/pair/poll', (ctx) =>
+    json(ctx, async () => {
+      const body = validate('PairPollRequest', await readJsonBody(ctx.req, 16 * 1024)) as { deviceCode: string };
+      return rt.pairings.poll(body.deviceCode);
+    }),
+  );
+
+  router.get('/auth.md', (ctx) => {
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.body = authMd();
+  });
+
+  // The read-only delivery token reads the published site, nothing else (rules delivery-token-*).
+  router.get('/v1/delivery/site', async (ctx) => {
+    const match = /^Bearer\s+(smcp_deliver_\S+)$/i.exec(ctx.get('authorization'));
+    const entry = match ? await rt.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
+    const [wsId, websiteId] = entry?.split(' ') ?? [];
+    const site = wsId ? (await rt.store.read(wsId))?.sites[websiteId!] : undefined;
+    if (!site) {
+      ctx.status = 401;
+      ctx.body = { error: { code: 'unauthenticated', message: 'A delivery token from a read-only pairing is required.' } };
+      return;
+    }
+    if (!site.published) {
+      ctx.status = 404;
+      ctx.body = { error: { code: 'not_found', message: 'This site is not published.' } };
+      return;
+    }
+    // The live snapshot, never the draft.
+    ctx.body = toPortableSite({ ...site, draft: site.published.content }, new Date());
+  });
+
+  // The owner's approval screen (rules dashboard-connect-lists-scopes, pairing-grant-only-narrower).
+  router.get('/dashboard/connect', async (ctx) => {
+    const session = rt.sessions.current(ctx);
+    if (!session) return ctx.redirect(`/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
+    const code = String(ctx.query.code ?? '');
+    const pairing = code ? rt.pairings.find(code) : undefined;
+    if (!pairing || pairing.status !== 'pending') {
+      return page(ctx, 'Connect a tool', `<form method="get" action="/dashboard/connect"><p><label>Code shown by the tool <input name="code" value="${esc(code)}" required></label></p><button>Continue</button></form>${code ? '<p>That code is unknown, used or expired.</p>' : ''}`, code ? 404 : 200);
+    }
+    const ws = (await rt.store.read(session.workspaceId))!;
+    const owned = Object.values(ws.sites).filter((s) => s.members[session.userId] === 'owner');
+    const companyWide = Object.keys(ws.sites).length === 0 && ws.ownerUserId === session.userId && !pairing.admin && !pairing.readOnly;
+    const targets = companyWide
+      ? '<input type="hidden" name="websiteId" value=""><p>This company has no website yet: the approval covers the whole company.</p>'
+      : `<p><label>Website <select name="websiteId">${owned.map((s) => `<option value="${esc(s.websiteId)}">${esc(s.name)}</option>`).join('')}</select></label></p>`;
+    const scopes = pairing.readOnly
+      ? '<p>Read-only: the tool will read your published site and cannot change anything.</p>'
+      : pairing.requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(s)}" checked> <code>${esc(s)}</code> — ${esc(SCOPE_GRANTS[s])}</label><br>`).join('');
+    page(ctx, 'Connect a tool', `<form method="post" action="/dashboard/connect"><input type="hidden" name="csrf" value="${esc(session.csrf)}"><input type="hidden" name="code" value="${esc(pairing.userCode)}">
+<p>A tool asks for access with code <strong>${esc(pairing.userCode)}</strong>. Untick anything you do not want to grant.</p>${scopes}${targets}
+<p><button name="decision" value="approve">Approve</button><button name="decision" value="deny">Deny</button></p></form>`);
+  });
+
+  router.post('/dashboard/connect', async (ctx) => {
+    const session = rt.sessions.current(ctx);
+    if (!session) return ctx.redirect('/app/sign-in');
+    const body = await form(ctx);
+    if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
+    const pairing = rt.pairings.find(body.get('code') ?? '');
+    if (!pairing) return page(ctx, 'Connect a tool', '<p>That code is unknown, used or expired.</p>', 404);
+    if (body.get('decision') !== 'approve') {
+      rt.pairings.deny(pairing);
+      return page(ctx, 'Denied', '<p>The tool gets nothing.</p>');
+    }
+    try {
+      await approveAs(rt, pairing, { userId: session.userId, websiteId: body.get('websiteId') || null, scopes: body.getAll('scope') });
+      page(ctx, 'Approved', '<p>Return to your terminal: the tool receives its token on its next poll.</p>');
+    } catch (error) {
+      if (!(error instanceof PairingError)) throw error;
+      page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, STATUS[error.code]);
+    }
+  });
+
+  return router;
+}
