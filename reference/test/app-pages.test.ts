@@ -100,7 +100,7 @@ describe('app pages', () => {
 
 describe('/dashboard/connect', () => {
   it('rule:dashboard-connect-lists-scopes rule:pairing-grant-only-narrower — lists every requested scope with a control to untick it', async () => {
-    const start = await (await fetch(`${target.url}/v1/cli/pair/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['site:read', 'content:write', 'crm:read'] }) })).json();
+    const start = await (await fetch(`${target.url}/v1/cli/pair/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['site:read', 'content:write', 'crm:read'] }) })).json() as { userCode: string; deviceCode: string };
     const anonymous = await page(`/dashboard/connect?code=${start.userCode}`);
     expect(anonymous.status).toBe(302);
     const olive = await signIn(world.users.olive!);
@@ -109,7 +109,7 @@ describe('/dashboard/connect', () => {
     const csrf = /name="csrf" value="([^"]+)"/.exec(view.html)![1]!;
     const approved = await post('/dashboard/connect', olive, { csrf, code: start.userCode, decision: 'approve', websiteId: world.sites.main!.websiteId, scope: 'site:read' });
     expect(approved.status).toBe(200);
-    const poll = await (await fetch(`${target.url}/v1/cli/pair/poll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ deviceCode: start.deviceCode }) })).json();
+    const poll = await (await fetch(`${target.url}/v1/cli/pair/poll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ deviceCode: start.deviceCode }) })).json() as { status: string; scopes: string[] };
     expect(poll.status).toBe('approved');
     expect(poll.scopes).toEqual(['site:read']);
   });
