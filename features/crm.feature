@@ -17,7 +17,7 @@ Feature: Customer records
       """
     And "olive" has a connection "agent" to "main" with scopes "crm:read, crm:write"
 
-  @rule:crm-read-scope @rule:crm-lead-text-is-data
+  @rule:crm-read-scope @rule:crm-lead-text-is-data @rule:crm-status-values
   Scenario: Leads come back with visitor text marked untrusted
     When "agent" calls "list_leads"
     Then the call succeeds

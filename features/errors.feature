@@ -12,7 +12,7 @@ Feature: Errors and the result envelope
     When "agent" calls "get_site_overview"
     Then the call succeeds
 
-  @rule:error-failure-shape @rule:never-a-server-error
+  @rule:error-failure-shape @rule:never-a-server-error @rule:error-codes
   Scenario Outline: Odd input answers an envelope, never a crash
     When "agent" calls "<tool>" with:
       """

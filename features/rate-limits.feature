@@ -4,7 +4,7 @@ Feature: Rate limits
   Background:
     Given a workspace with an owner "olive" and a site "main"
 
-  @rule:rate-limit-per-connection
+  @rule:rate-limit-per-connection @rule:limit-values
   Scenario: The 121st call in a minute is refused, and the window moves on
     Given "olive" has a connection "agent" to "main" with scopes "site:read"
     When "agent" calls "list_sites" 120 times

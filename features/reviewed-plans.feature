@@ -15,6 +15,14 @@ Feature: The reviewed owner-approval rail
     And "olive" has a connection "agent" to "main" with scopes "site:read, content:write, publish"
     And "olive" has a connection "twin" to "main" with scopes "site:read, content:write, publish"
 
+  @rule:plan-prepare-requires-scope
+  Scenario: A plan is prepared only with the scope its tool needs
+    Given "olive" has a connection "reader" to "main" with scopes "site:read, content:write"
+    When "reader" calls "prepare_publish"
+    Then the call fails with "scope_denied"
+    When "reader" calls "prepare_unpublish"
+    Then the call fails with "scope_denied"
+
   @rule:publish-site-fails-closed @rule:risky-actions-never-direct
   Scenario: publish_site never publishes
     Given the published state of "main" is remembered
@@ -143,7 +151,7 @@ Feature: The reviewed owner-approval rail
     When a client GETs "/sites/{{site:main}}/"
     Then the HTTP status is 404
 
-  @rule:grant-access-levels @rule:grant-access-owner-only @rule:grant-access-nothing-before-confirm @rule:grant-access-no-link @rule:grant-access-website-scoped
+  @rule:list-access-members-and-invites @rule:grant-access-levels @rule:grant-access-owner-only @rule:grant-access-nothing-before-confirm @rule:grant-access-no-link @rule:grant-access-website-scoped
   Scenario: Access invitations: editor or viewer only, owner-only, nothing before confirm, no link
     Given "olive" has a connection "access" to "main" with scopes "access:write"
     When "access" calls "prepare_grant_access" with:
@@ -158,6 +166,7 @@ Feature: The reviewed owner-approval rail
     Then the call succeeds
     When "access" calls "list_access"
     Then the data at "/invitations" has 0 items
+    And the data at "/members" has 2 items
     When "olive" approves the plan
     And "access" calls "confirm_pending_action" with:
       """

@@ -26,6 +26,16 @@ Feature: Scopes and presets
     When "plain" calls "list_domains"
     Then the call fails with "scope_denied"
 
+  @rule:preset-names @rule:connection-reach-values
+  Scenario: The read-only preset grants site:read only; reach is website or workspace
+    Given "olive" has a connection "ro":
+      """
+      { "websiteId": "{{site:main}}", "preset": "read-only" }
+      """
+    Then the connection view of "ro" lists scopes "site:read"
+    And the connection view of "ro" shows preset "Read only"
+    When "olive" cannot create a connection with reach "galaxy"
+
   @rule:preset-full-every-scope @rule:full-preset-since
   Scenario: The full preset grants every scope, ai:generate and workspace:write included
     Given "olive" has a connection "full":

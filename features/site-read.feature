@@ -6,7 +6,7 @@ Feature: Reading the site
     And "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
     And the published state of "main" is remembered
 
-  @rule:read-tools-no-side-effects @rule:ids-from-list-tools
+  @rule:read-tools-no-side-effects @rule:ids-from-list-tools @rule:scope-site-read-is-a-copy
   Scenario: Every read tool answers without changing the draft or the live site
     When "agent" calls "list_sites"
     Then the call succeeds

@@ -102,6 +102,31 @@ Feature: Workspace, commerce, settings, communications and AI images
     Then the call fails with "insufficient_credits"
     And the activity of "agent" has an entry for "generate_image" with code "insufficient_credits"
 
+  @rule:throttle-generate-image @rule:generate-image-brand-consistent
+  Scenario: generate_image is throttled per workspace, and images follow the brand palette
+    When the workspace of "olive" changes settings:
+      """
+      { "credits": 50 }
+      """
+    And "agent" calls "generate_image" 10 times with:
+      """
+      { "prompt": "Bread in the morning light" }
+      """
+    And "agent" calls "generate_image" with:
+      """
+      { "prompt": "One more" }
+      """
+    Then the call fails with "throttled"
+    When the clock of the workspace of "olive" advances 61 seconds
+    And "agent" calls "generate_image" with:
+      """
+      { "prompt": "A cake" }
+      """
+    Then the call succeeds
+    When a client GETs the URL at "/url" of the data
+    Then the HTTP status is 200
+    And the response body contains "#1f4e79"
+
   @rule:generate-image-consent-reread
   Scenario: Withdrawn AI consent is seen on the next call
     When the workspace of "olive" changes settings:

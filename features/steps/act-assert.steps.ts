@@ -218,3 +218,13 @@ When('{string} calls {string} with a snapshot of {int} bytes', async function (t
   const snapshot = { format: 'PortableSiteV1', site: { name: 'Big' }, pages: [], collections: [{ key: 'big', name: 'Big', items }] };
   await call(this, name, tool, { snapshot });
 });
+
+When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {
+  const res = await fetch(String(pointer(this.last.envelope?.data, path)));
+  const text = await res.text();
+  this.lastHttp = { status: res.status, headers: res.headers, text, json: undefined };
+});
+
+When('{string} cannot create a connection with reach {string}', async function (this: SiteWorld, user: string, reach: string) {
+  await assert.rejects(this.fixtures.connection({ userId: this.user(user).userId, reach }), (e: { body?: { error?: { code?: string } } }) => e.body?.error?.code === 'validation_failed');
+});

@@ -24,7 +24,12 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   const current = (await rt.store.read(ws.id))!; // consent re-read on every call (rule generate-image-consent-reread)
   if (!current.aiConsent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
   if (current.credits < cost) throw insufficient(current.credits, cost);
-  const image = await imageProvider.render({ prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
+  let image: Awaited<ReturnType<ImageProvider['render']>>;
+  try {
+    image = await imageProvider.render({ prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
+  } catch {
+    throw new ToolError('operation_failed', 'The image provider failed to deliver an image; nothing was charged. Try again later.');
+  }
   const assetId = newId('asset');
   const dir = join(rt.config.dataDir, 'library', site!.websiteId);
   await mkdir(dir, { recursive: true });

@@ -121,6 +121,11 @@ describe('tool catalogue', () => {
     }
   });
 
+  it('rule:tools-since — marks exactly the tools of crm:write, domain:write, communications:write, access:write and ai:generate as existing from 2026-07-28', () => {
+    const dated = new Set(['crm:write', 'domain:write', 'communications:write', 'access:write', 'ai:generate']);
+    for (const tool of tools) expect(tool.since, tool.name).toBe(tool.scopes.some((s) => dated.has(s)) ? '2026-07-28' : undefined);
+  });
+
   it('gives prepare_* tools a plan kind and no other tool one', () => {
     for (const tool of tools) expect(tool.planKind !== null, tool.name).toBe(tool.name.startsWith('prepare_'));
   });

@@ -40,7 +40,7 @@ describe('schemas', () => {
     }
   });
 
-  it('plan-states.json transitions name only catalogue rules', () => {
+  it('rule:state-names — plan-states.json transitions name only catalogue rules', () => {
     const ids = ruleIds();
     const machines = loadJson<{ machines: Record<string, { transitions: { rules: string[] }[] }> }>('plan-states.json').machines;
     for (const [name, machine] of Object.entries(machines)) {
