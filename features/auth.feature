@@ -37,3 +37,9 @@ Feature: Authentication at the MCP endpoint
   @rule:connection-created-by-site-owner-only
   Scenario: An editor cannot create a connection
     Then "eddie" cannot create a connection to "main"
+
+  @rule:oauth-dynamic-client-registration @rule:oauth-external-idp @rule:oauth-token-verified-at-edge
+  Scenario: OAuth discovery leads to an authorization server with dynamic client registration; a forged token is refused
+    Then the protected-resource metadata names an authorization server that offers dynamic client registration
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
+    Then the HTTP status is 401

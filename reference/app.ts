@@ -12,6 +12,8 @@ import { protectedResourceMetadata } from './http/well-known.js';
 import { appRouter } from './http/app/routes.js';
 import { libraryHandler } from './http/library.js';
 import { pairingRouter } from './http/pairing.js';
+import mount from 'koa-mount';
+import { oauthInteractionRouter } from './oauth/interactions.js';
 
 export interface RunningServer {
   rt: Runtime;
@@ -49,6 +51,20 @@ export function buildApp(rt: Runtime): Koa {
     const fixtures = fixturesRouter(rt);
     app.use(fixtures.routes());
   }
+  // The identity provider is its own Koa app under /oidc, made once the issuer URL is known.
+  let idpApp: Koa.Middleware | undefined;
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/oidc' && !ctx.path.startsWith('/oidc/')) return next();
+    if (!idpApp) {
+      const { provider } = (await rt.oauth()).idp;
+      // koa-mount runs the provider's middleware on this app's context, so cookies must be signed with its keys.
+      app.keys = provider.keys;
+      idpApp = mount('/oidc', provider as unknown as Koa);
+    }
+    return idpApp(ctx, next);
+  });
+  const interactions = oauthInteractionRouter(rt);
+  app.use(interactions.routes());
   const pairing = pairingRouter(rt);
   app.use(pairing.routes());
   const appPages = appRouter(rt);

@@ -7,6 +7,8 @@ import { Store } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
 import { DnsClient } from './domain/dns.js';
 import { Pairings } from './domain/pairing.js';
+import { createIdentityProvider, type IdentityProvider } from './oauth/provider.js';
+import { OAuthEdge } from './oauth/edge.js';
 import { Sessions } from './http/app/sessions.js';
 import type { Gate } from './domain/authorize.js';
 import type { Role } from './domain/vocabulary.js';
@@ -79,6 +81,13 @@ export class Runtime {
   readonly limiter = new SlidingWindowLimiter();
   readonly dns = new DnsClient();
   readonly pairings = new Pairings();
+  #oauth: Promise<{ idp: IdentityProvider; edge: OAuthEdge }> | undefined;
+
+  /** The identity provider and the MCP edge's verifier, made on first use (the issuer needs the bound port). */
+  oauth(): Promise<{ idp: IdentityProvider; edge: OAuthEdge }> {
+    this.#oauth ??= createIdentityProvider(this.baseUrl).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
+    return this.#oauth;
+  }
   readonly sessions = new Sessions();
   readonly catalogue = loadCatalogue();
   readonly config: Config;

@@ -228,3 +228,14 @@ When('a client GETs the URL at {string} of the data', async function (this: Site
 When('{string} cannot create a connection with reach {string}', async function (this: SiteWorld, user: string, reach: string) {
   await assert.rejects(this.fixtures.connection({ userId: this.user(user).userId, reach }), (e: { body?: { error?: { code?: string } } }) => e.body?.error?.code === 'validation_failed');
 });
+
+Then('the protected-resource metadata names an authorization server that offers dynamic client registration', async function (this: SiteWorld) {
+  const prm = (await (await fetch(`${this.url}/.well-known/oauth-protected-resource/api/mcp`)).json()) as { resource: string; authorization_servers?: string[] };
+  assert.equal(prm.resource, `${this.url}/api/mcp`);
+  const issuer = prm.authorization_servers?.[0];
+  assert.ok(issuer, 'no authorization server listed');
+  const discovery = await fetch(`${issuer}/.well-known/openid-configuration`).then((r) => (r.ok ? r : fetch(`${issuer}/.well-known/oauth-authorization-server`)));
+  const meta = (await discovery.json()) as { registration_endpoint?: string; code_challenge_methods_supported?: string[] };
+  assert.ok(meta.registration_endpoint, 'no registration_endpoint: dynamic client registration is required');
+  assert.ok(meta.code_challenge_methods_supported?.includes('S256'), 'PKCE S256 is required by OAuth 2.1');
+});

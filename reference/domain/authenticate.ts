@@ -17,9 +17,12 @@ export async function registerConnection(store: Store, connection: Pick<Connecti
   await store.setDirectory('connection', connection.connectionId, workspaceId);
 }
 
-export async function authenticateBearer(store: Store, authorization: string | undefined): Promise<AuthenticatedConnection | null> {
+export async function authenticateBearer(store: Store, authorization: string | undefined, oauth?: () => Promise<{ edge: { authenticate(store: Store, token: string): Promise<AuthenticatedConnection | null> } }>): Promise<AuthenticatedConnection | null> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match || !match[1]!.startsWith(TOKEN_PREFIX)) return null;
+  if (!match) return null;
+  // A JWT is an OAuth access token: verified at the edge and bound to one connection by delegation (§5.1).
+  if (oauth && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(match[1]!)) return (await oauth()).edge.authenticate(store, match[1]!);
+  if (!match[1]!.startsWith(TOKEN_PREFIX)) return null;
   const entry = await store.lookupDirectory('token', hashToken(match[1]!));
   if (!entry) return null;
   const [workspaceId, connectionId] = entry.split(' ') as [string, string];

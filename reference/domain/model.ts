@@ -188,6 +188,8 @@ export interface Connection {
   tokenPrefix: string;
   createdAt: string;
   revokedAt: string | null;
+  /** For OAuth connections: the client and subject the 5-minute delegation binds to this connection (§5.1). */
+  oauth?: { clientId: string; subject: string };
 }
 
 export interface Plan {

@@ -4,11 +4,11 @@ import { ALL_SCOPES } from '../domain/scopes.js';
 import type { Runtime } from '../runtime.js';
 
 export function protectedResourceMetadata(rt: Runtime) {
-  return (ctx: Context): void => {
+  return async (ctx: Context): Promise<void> => {
+    const { idp } = await rt.oauth();
     ctx.body = {
       resource: `${rt.baseUrl}/api/mcp`,
-      // No embedded authorization server yet: OAuth 2.1 is not built (see README). API tokens work today.
-      authorization_servers: [],
+      authorization_servers: [idp.issuer],
       bearer_methods_supported: ['header'],
       scopes_supported: ALL_SCOPES,
       resource_name: 'site-mcp reference server',

@@ -41,7 +41,7 @@ export function mcpHandler(rt: Runtime) {
       ctx.set('Allow', 'POST');
       return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this endpoint is stateless; POST JSON-RPC messages.');
     }
-    const principal = await authenticateBearer(rt.store, ctx.get('authorization') || undefined);
+    const principal = await authenticateBearer(rt.store, ctx.get('authorization') || undefined, () => rt.oauth());
     if (!principal) {
       ctx.set('WWW-Authenticate', `Bearer resource_metadata="${rt.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`);
       return jsonRpcError(ctx, 401, -32001, 'Missing or invalid bearer token. Use an API token from Developers settings (it starts with smcp_live_).');

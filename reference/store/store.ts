@@ -12,7 +12,7 @@ import { DataFile } from 'lowdb/node';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
 
-export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname' | 'delivery';
+export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname' | 'delivery' | 'oauth';
 
 export class Store {
   readonly dataDir: string;

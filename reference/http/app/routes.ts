@@ -35,7 +35,7 @@ export function appRouter(rt: Runtime): Router {
     if (!session) ctx.redirect(`/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
     return session;
   };
-  const safeNext = (next: string | null) => (next && (next.startsWith('/app/') || next.startsWith('/dashboard/')) && !next.includes('//') ? next : '/app/');
+  const safeNext = (next: string | null) => (next && /^\/(app|dashboard|oidc-interaction)\//.test(next) && !next.includes('//') ? next : '/app/');
 
   router.get('/sign-in', (ctx) => {
     const next = safeNext(ctx.query.next as string | null);

@@ -1,0 +1,81 @@
+// The sign-in and consent steps of the OAuth flow (§5, "the user signs in as the site owner and approves"):
+// the owner signs in with the app's session, picks the website and may untick scopes; approving creates the
+// one connection this client is bound to (replacing an earlier one for the same client and owner).
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Runtime } from '../runtime.js';
+import { createConnection } from '../domain/connections.js';
+import { registerConnection } from '../domain/authenticate.js';
+import { workspaceNow } from '../domain/clock.js';
+import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
+import { ToolError } from '../domain/errors.js';
+import { esc, page } from '../http/app/html.js';
+import { csrfOk, form } from '../http/app/routes.js';
+import { OAuthEdge } from './edge.js';
+
+export function oauthInteractionRouter(rt: Runtime): Router {
+  const router = new Router({ prefix: '/oidc-interaction' });
+
+  router.get('/:uid', async (ctx: Context) => {
+    const oauth = await rt.oauth();
+    const details = await oauth.idp.provider.interactionDetails(ctx.req, ctx.res);
+    const session = rt.sessions.current(ctx);
+    if (!session) return ctx.redirect(`/app/sign-in?next=${encodeURIComponent(`/oidc-interaction/${details.uid}`)}`);
+    if (details.prompt.name === 'login') {
+      const url = await oauth.idp.provider.interactionResult(ctx.req, ctx.res, { login: { accountId: session.userId } }, { mergeWithLastSubmission: false });
+      return ctx.redirect(url);
+    }
+    const ws = (await rt.store.read(session.workspaceId))!;
+    const owned = Object.values(ws.sites).filter((s) => s.members[session.userId] === 'owner');
+    const requested = String(details.params.scope ?? '').split(' ').filter((s) => ALL_SCOPES.includes(s));
+    const client = String(details.params.client_id);
+    page(ctx, 'Connect an AI client', `<form method="post" action="/oidc-interaction/${esc(details.uid)}/consent"><input type="hidden" name="csrf" value="${esc(session.csrf)}">
+<p>The client <code>${esc(client)}</code> asks to act on your website. Untick anything you do not want to grant.</p>
+${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(s)}" checked> <code>${esc(s)}</code> — ${esc(SCOPE_GRANTS[s])}</label><br>`).join('')}
+<p><label>Website <select name="websiteId">${owned.map((s) => `<option value="${esc(s.websiteId)}">${esc(s.name)}</option>`).join('')}</select></label></p>
+<p><button name="decision" value="approve">Approve</button><button name="decision" value="deny">Deny</button></p></form>`);
+  });
+
+  router.post('/:uid/consent', async (ctx: Context) => {
+    const oauth = await rt.oauth();
+    const session = rt.sessions.current(ctx);
+    if (!session) return ctx.redirect('/app/sign-in');
+    const body = await form(ctx);
+    if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
+    const details = await oauth.idp.provider.interactionDetails(ctx.req, ctx.res);
+    const clientId = String(details.params.client_id);
+    if (body.get('decision') !== 'approve') {
+      const url = await oauth.idp.provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The owner denied access.' }, { mergeWithLastSubmission: false });
+      return ctx.redirect(url);
+    }
+    const requested = String(details.params.scope ?? '').split(' ');
+    const granted = body.getAll('scope').filter((s) => requested.includes(s) && ALL_SCOPES.includes(s));
+    const key = OAuthEdge.bindingKey(clientId, session.userId);
+    let connection;
+    try {
+      connection = await rt.store.transact(session.workspaceId, (ws) => {
+        const now = workspaceNow(ws);
+        // One connection per client and owner: an earlier one is revoked, never silently reused.
+        for (const c of Object.values(ws.connections)) if (c.oauth && OAuthEdge.bindingKey(c.oauth.clientId, c.oauth.subject) === key && !c.revokedAt) c.revokedAt = now.toISOString();
+        const created = createConnection(ws, { userId: session.userId, websiteId: body.get('websiteId') ?? '', scopes: granted, kind: 'oauth' }, now).connection;
+        created.oauth = { clientId, subject: session.userId };
+        return created;
+      });
+    } catch (error) {
+      if (error instanceof ToolError) return page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, 403);
+      throw error;
+    }
+    await registerConnection(rt.store, connection, session.workspaceId);
+    await rt.store.setDirectory('oauth', key, `${session.workspaceId} ${connection.connectionId}`);
+    const grant = new oauth.idp.provider.Grant({ accountId: session.userId, clientId });
+    grant.addOIDCScope('openid');
+    // The grant covers what was requested, so the provider's consent prompt is satisfied; what the client may
+    // do is decided by the bound connection's scopes (the ticked ones), checked on every MCP call.
+    grant.addResourceScope(oauth.idp.resource, requested.filter((s) => ALL_SCOPES.includes(s)).join(' '));
+    const grantId = await grant.save();
+    const url = await oauth.idp.provider.interactionResult(ctx.req, ctx.res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    ctx.redirect(url);
+  });
+
+  return router;
+}
