@@ -2,6 +2,7 @@
 // resources from spec/resources.json and prompts from spec/prompts.json. The tools/list payload is built
 // once from the spec (rule tools-list-size is measured on exactly this payload).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -35,12 +36,17 @@ export function principalOf(extra: { authInfo?: { extra?: Record<string, unknown
   return principal;
 }
 
+// Built once per process: the SDK would otherwise construct an Ajv instance inside every Server.
+const sharedValidator = new AjvJsonSchemaValidator();
+let toolsList: ReturnType<typeof toolsListPayload> | undefined;
+
 export function buildMcpServer(rt: Runtime): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,
+    jsonSchemaValidator: sharedValidator,
   });
-  const toolsList = toolsListPayload();
+  toolsList ??= toolsListPayload();
   server.setRequestHandler(ListToolsRequestSchema, () => toolsList as never);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
     toCallToolResult(await callTool(rt, principalOf(extra), request.params.name, request.params.arguments)),
