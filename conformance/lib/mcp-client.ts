@@ -39,13 +39,10 @@ export class McpConnection {
   }
 }
 
-/** A raw JSON-RPC POST to the MCP endpoint, for protocol-level checks (401s, malformed messages). */
-export async function rawMcpPost(url: string, body: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}/api/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body,
-  });
+export interface HttpAnswer { status: number; headers: Headers; text: string; json: unknown }
+
+/** Reads any HTTP answer as status, headers, text and (when it parses) JSON. */
+export async function readAnswer(res: Response): Promise<HttpAnswer> {
   const text = await res.text();
   let json: unknown;
   try {
@@ -54,4 +51,15 @@ export async function rawMcpPost(url: string, body: string, headers: Record<stri
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/** A raw JSON-RPC POST to the MCP endpoint, for protocol-level checks (401s, malformed messages). */
+export async function rawMcpPost(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return readAnswer(
+    await fetch(`${url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body,
+    }),
+  );
 }

@@ -2,7 +2,7 @@
 // exact error code.
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import { rawMcpPost } from '../../conformance/lib/mcp-client.js';
+import { rawMcpPost, readAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 
 async function call(world: SiteWorld, name: string, tool: string, args: Record<string, unknown>) {
@@ -177,15 +177,7 @@ When('a client posts {string} to the MCP endpoint with token {string}', async fu
 });
 
 When('a client GETs {string}', async function (this: SiteWorld, path: string) {
-  const res = await fetch(`${this.url}${this.resolve(path)}`);
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  this.lastHttp = { status: res.status, headers: res.headers, text, json };
+  this.lastHttp = await readAnswer(await fetch(`${this.url}${this.resolve(path)}`));
 });
 
 Then('the HTTP status is {int}', function (this: SiteWorld, status: number) {
@@ -220,9 +212,7 @@ When('{string} calls {string} with a snapshot of {int} bytes', async function (t
 });
 
 When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {
-  const res = await fetch(String(pointer(this.last.envelope?.data, path)));
-  const text = await res.text();
-  this.lastHttp = { status: res.status, headers: res.headers, text, json: undefined };
+  this.lastHttp = await readAnswer(await fetch(String(pointer(this.last.envelope?.data, path))));
 });
 
 When('{string} cannot create a connection with reach {string}', async function (this: SiteWorld, user: string, reach: string) {

@@ -1,13 +1,11 @@
 // Device-code pairing from the command-line tool's side: start, poll, and use what the poll returned.
 import assert from 'node:assert/strict';
 import { When, Then } from '@cucumber/cucumber';
-import { McpConnection } from '../../conformance/lib/mcp-client.js';
+import { McpConnection, readAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 
 async function postJson(world: SiteWorld, path: string, body: unknown) {
-  const res = await fetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await res.text();
-  world.lastHttp = { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+  world.lastHttp = await readAnswer(await fetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
   return world.lastHttp.json as Record<string, any>;
 }
 
@@ -79,7 +77,5 @@ When('the polled token is used as connection {string}', function (this: SiteWorl
 
 When('a client reads the published site with the polled token', async function (this: SiteWorld) {
   const { token } = this.remembered.get('polled') as { token: string };
-  const res = await fetch(`${this.url}/v1/delivery/site`, { headers: { authorization: `Bearer ${token}` } });
-  const text = await res.text();
-  this.lastHttp = { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+  this.lastHttp = await readAnswer(await fetch(`${this.url}/v1/delivery/site`, { headers: { authorization: `Bearer ${token}` } }));
 });

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Site, WorkspaceDoc } from './model.js';
 import type { Role } from './vocabulary.js';
 import { newId } from './ids.js';
+import { newWorkspaceDoc } from './workspace.js';
 import { hashPassword } from './passwords.js';
 import { newSection, newSite, recordChange, uniqueSlug } from './site.js';
 import type { Store } from '../store/store.js';
@@ -61,29 +62,24 @@ export function defaultPages(businessName: string): NonNullable<NonNullable<Worl
 }
 
 export async function buildWorld(store: Store, request: WorldRequest, now: Date): Promise<WorldResponse> {
-  const workspaceId = newId('ws');
-  const response: WorldResponse = { workspaceId, users: {}, sites: {} };
+  const response: WorldResponse = { workspaceId: '', users: {}, sites: {} };
   const userIds = new Map<string, string>();
   const ownerKey = request.users.find((u) => u.companyOwner)?.key ?? request.users[0]?.key;
-  const doc: WorkspaceDoc = {
-    id: workspaceId,
-    companyName: request.companyName ?? 'Example Bakery Ltd',
-    plan: request.plan ?? 'business',
-    credits: request.credits ?? 10,
-    aiConsent: request.aiConsent ?? true,
-    advancedEditorGrant: request.advancedEditorGrant ?? false,
-    areasOff: request.areasOff ?? [],
-    clockOffsetMs: 0,
-    ownerUserId: '',
-    createdAt: now.toISOString(),
-    users: {},
-    sites: {},
-    connections: {},
-    plans: {},
-    expiredPlans: {},
-    outbox: [],
-    billing: { monthlyCreditReset: true, trialEndsAt: null, paymentCustomerId: null },
-  };
+  const doc = newWorkspaceDoc(
+    {
+      companyName: request.companyName ?? 'Example Bakery Ltd',
+      plan: request.plan ?? 'business',
+      credits: request.credits ?? 10,
+      aiConsent: request.aiConsent ?? true,
+      advancedEditorGrant: request.advancedEditorGrant ?? false,
+      areasOff: request.areasOff ?? [],
+      ownerUserId: '',
+      billing: { monthlyCreditReset: true, trialEndsAt: null, paymentCustomerId: null },
+    },
+    now,
+  );
+  const workspaceId = doc.id;
+  response.workspaceId = workspaceId;
   for (const u of request.users) {
     if (userIds.has(u.key)) throw new WorldError(`duplicate user key "${u.key}"`);
     const userId = newId('user');

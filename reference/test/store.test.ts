@@ -6,27 +6,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.js';
 import type { WorkspaceDoc } from '../domain/model.js';
+import { newWorkspaceDoc } from '../domain/workspace.js';
 
 function doc(id: string): WorkspaceDoc {
-  return {
-    id,
-    companyName: 'Co',
-    plan: 'free',
-    credits: 3,
-    aiConsent: true,
-    advancedEditorGrant: false,
-    areasOff: [],
-    clockOffsetMs: 0,
-    ownerUserId: 'u1',
-    createdAt: new Date(0).toISOString(),
-    users: {},
-    sites: {},
-    connections: {},
-    plans: {},
-    expiredPlans: {},
-    outbox: [],
-    billing: { monthlyCreditReset: false, trialEndsAt: null, paymentCustomerId: null },
-  };
+  return { ...newWorkspaceDoc({ companyName: 'Co', plan: 'free', ownerUserId: 'u1', credits: 3, aiConsent: true }, new Date(0)), id };
 }
 
 let dir: string;
