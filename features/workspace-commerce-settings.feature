@@ -138,3 +138,27 @@ Feature: Workspace, commerce, settings, communications and AI images
       { "prompt": "A loaf" }
       """
     Then the call fails with "ai_consent_missing"
+
+  @rule:create-site-limit-twice @rule:generate-image-balance-never-negative
+  Scenario: Concurrent calls never take more than the last site slot or the last credits
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, workspace:write, ai:generate"
+    When the workspace of "olive" changes settings:
+      """
+      { "credits": 2 }
+      """
+    And "ws" calls "create_site" 5 times with:
+      """
+      { "businessName": "Race" }
+      """
+    And "ws" calls "list_sites"
+    Then the data at "/sites" has 3 items
+    When "ws" calls "generate_image" 6 times with:
+      """
+      { "websiteId": "{{site:main}}", "prompt": "A loaf of bread" }
+      """
+    And "ws" calls "generate_image" with:
+      """
+      { "websiteId": "{{site:main}}", "prompt": "One more" }
+      """
+    Then the call fails with "insufficient_credits"
+    And the activity of "ws" has 2 entries with credits spent

@@ -229,3 +229,8 @@ Then('the protected-resource metadata names an authorization server that offers 
   assert.ok(meta.registration_endpoint, 'no registration_endpoint: dynamic client registration is required');
   assert.ok(meta.code_challenge_methods_supported?.includes('S256'), 'PKCE S256 is required by OAuth 2.1');
 });
+
+Then('the activity of {string} has {int} entries with credits spent', async function (this: SiteWorld, name: string, count: number) {
+  const { entries } = await this.fixtures.activity(this.connection(name).connectionId);
+  assert.equal(entries.filter((e) => Number(e.creditsSpent ?? 0) > 0).length, count, JSON.stringify(entries.map((e) => `${e.name}/${e.outcome}/${e.creditsSpent ?? 0}`)));
+});

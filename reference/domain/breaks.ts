@@ -16,6 +16,8 @@ export const BREAKABLE = [
   'rate-limit-per-connection',
   'activity-pii-free',
   'replace-section-stale-rev-rejected',
+  'create-site-limit-twice',
+  'generate-image-balance-never-negative',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

@@ -8,6 +8,7 @@ import { ToolError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { svgBrandProvider, type ImageProvider } from '../domain/image-provider.js';
 import type { ToolHandler } from './types.js';
+import { isBroken } from '../domain/breaks.js';
 
 export let imageProvider: ImageProvider = svgBrandProvider;
 /** Lets a test count provider calls (e.g. none when credits are short). */
@@ -37,7 +38,7 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   await writeFile(file, image.bytes);
   const creditsRemaining = await rt.store.transact(ws.id, (fresh) => {
     if (!fresh.aiConsent) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
-    if (fresh.credits < cost) throw insufficient(fresh.credits, cost);
+    if (fresh.credits < cost && !isBroken('generate-image-balance-never-negative')) throw insufficient(fresh.credits, cost);
     fresh.credits -= cost;
     fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
     return fresh.credits;
