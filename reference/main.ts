@@ -68,7 +68,8 @@ if (!values['no-seed']) {
   } else {
     const demo = await seedDemo(server.rt);
     await writeFile(marker, JSON.stringify({ workspaceId: demo.workspaceId, ownerEmail: demo.ownerEmail }, null, 2));
-    console.log(`\n  Demo workspace seeded. Owner sign-in: ${demo.ownerEmail} / ${demo.ownerPassword}`);
+    console.log(`\n  Demo workspace seeded. Owner sign-in at ${server.url}/app/sign-in: ${demo.ownerEmail} / ${demo.ownerPassword}`);
+    console.log(`  Developers settings: ${server.url}/app/sites/${demo.websiteId}/developers`);
     console.log(`  Full-scope demo token (shown once, only its hash is stored):\n    ${demo.token}`);
     console.log(`\n  Try it with the MCP Inspector:`);
     console.log(`    npx mcp-inspector --cli ${server.url}/api/mcp --transport http --header "Authorization: Bearer ${demo.token}" --method tools/call --tool-name list_sites\n`);

@@ -26,5 +26,5 @@ export async function seedDemo(rt: Runtime) {
     createConnection(ws, { userId: owner.userId, websiteId: world.sites.bakery!.websiteId, reach: 'workspace', preset: 'full' }, workspaceNow(ws)),
   );
   await registerConnection(rt.store, connection, world.workspaceId);
-  return { workspaceId: world.workspaceId, ownerEmail: owner.email, ownerPassword: owner.password, token };
+  return { workspaceId: world.workspaceId, websiteId: world.sites.bakery!.websiteId, ownerEmail: owner.email, ownerPassword: owner.password, token };
 }
