@@ -56,7 +56,7 @@ Feature: Editing the draft
     And the data at "/changes" has 7 items
     And the published state of "main" is unchanged
 
-  @rule:tool-input-validated @rule:replace-section-no-raw-markup @rule:human-only-no-custom-head-code
+  @rule:tool-input-validated @rule:replace-section-no-raw-markup @rule:human-only-no-custom-head-code @rule:section-types @rule:update-page-seo-needs-a-field @rule:update-section-text-field-address
   Scenario Outline: Invalid or markup-carrying arguments are refused and change nothing
     When "agent" calls "<tool>" with:
       """
@@ -71,6 +71,7 @@ Feature: Editing the draft
       | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "<script>alert(1)</script>" } |
       | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "x", "html": "<b>" }         |
       | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "showForm", "text": "x" }                     |
+      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "items/first/title", "text": "x" }            |
       | add_section         | { "pageId": "{{page:main/home}}", "type": "text", "content": { "body": "ok", "css": "body{}" } }     |
       | add_section         | { "pageId": "{{page:main/home}}", "type": "raw_html", "content": { "html": "<div>" } }               |
       | update_page_seo     | { "pageId": "{{page:main/home}}" }                                                                |

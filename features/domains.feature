@@ -12,7 +12,7 @@ Feature: Domains
     And "olive" has a connection "agent" to "main" with scopes "domain:write"
     And "mallory" has a connection "rival" to "foreign" with scopes "domain:write"
 
-  @rule:connect-domain-idempotent @rule:connect-domain-real-lookup @rule:list-domains-status @rule:set-primary-domain-canonical @rule:domain-tools-take-hostname
+  @rule:domain-status-values @rule:connect-domain-idempotent @rule:connect-domain-real-lookup @rule:list-domains-status @rule:set-primary-domain-canonical @rule:domain-tools-take-hostname
   Scenario: Connect, add the records asked for, re-check, then make it primary
     Given the hostname "{{host:shop}}" exists in DNS
     When "agent" calls "connect_domain" with:

@@ -35,7 +35,7 @@ Feature: Workspace, commerce, settings, communications and AI images
       """
     Then the call fails with "site_limit_reached"
 
-  @rule:commerce-draft-records @rule:commerce-overview-pii-free @rule:commerce-never-charges
+  @rule:commerce-status-values @rule:commerce-draft-records @rule:commerce-overview-pii-free @rule:commerce-never-charges
   Scenario: Services and products are drafts; the overview has counts only
     When "agent" calls "create_product" with:
       """
