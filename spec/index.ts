@@ -122,10 +122,17 @@ export function createAjv(): Ajv2020 {
   return ajv;
 }
 
+let sharedAjvCache: Ajv2020 | undefined;
+/** One Ajv per process for everyone who only validates: schemas compile once, not once per module. */
+export function sharedAjv(): Ajv2020 {
+  sharedAjvCache ??= createAjv();
+  return sharedAjvCache;
+}
+
 let validatorsCache: Map<string, { input: ValidateFunction; output: ValidateFunction }> | undefined;
 export function compileToolValidators(): Map<string, { input: ValidateFunction; output: ValidateFunction }> {
   if (!validatorsCache) {
-    const ajv = createAjv();
+    const ajv = sharedAjv();
     validatorsCache = new Map(
       loadTools().map((t) => [t.name, { input: ajv.getSchema(toolSchemaId(t.name, 'input'))!, output: ajv.getSchema(toolSchemaId(t.name, 'output'))! }]),
     );

@@ -1,6 +1,6 @@
 // Generic checks applied to every tool call the suite makes, schemathesis-style, each with a name a failure
 // report can cite: not_a_server_error, envelope_conformance, response_schema_conformance, error_code_known.
-import { compileToolValidators, createAjv, SPEC_BASE } from '../../spec/index.js';
+import { compileToolValidators, sharedAjv, SPEC_BASE } from '../../spec/index.js';
 
 export interface ToolCallRecord {
   tool: string;
@@ -15,7 +15,7 @@ export class CheckFailure extends Error {
   }
 }
 
-const ajv = createAjv();
+const ajv = sharedAjv();
 const envelope = ajv.getSchema(`${SPEC_BASE}schemas/tool-result.schema.json`)!;
 const validators = compileToolValidators();
 const codes = new Set((ajv.getSchema(`${SPEC_BASE}schemas/error.schema.json#/$defs/ErrorCode`)!.schema as { enum: string[] }).enum);

@@ -1,11 +1,11 @@
 // Section content rules shared by every writer (MCP tools, the app editor, imports): content must match its
 // section type's schema in spec/schemas/section-content.schema.json, which admits plain text only, so raw
 // HTML or CSS can never enter (rule replace-section-no-raw-markup).
-import { createAjv } from '../../spec/index.js';
+import { sharedAjv } from '../../spec/index.js';
 import { ToolError } from './errors.js';
 import type { Section } from './model.js';
 
-const ajv = createAjv();
+const ajv = sharedAjv();
 const BASE = 'https://site-mcp.invalid/spec/schemas/section-content.schema.json';
 
 export function sectionTypes(): string[] {

@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { createAjv } from '../../spec/index.js';
+import { sharedAjv } from '../../spec/index.js';
 import { ToolError } from '../domain/errors.js';
 import { connectionView, createConnection } from '../domain/connections.js';
 import { registerConnection } from '../domain/authenticate.js';
@@ -28,7 +28,7 @@ function sameSecret(given: string, expected: string): boolean {
 
 export function fixturesRouter(rt: Runtime): Router {
   const secret = rt.config.fixturesSecret!;
-  const ajv = createAjv();
+  const ajv = sharedAjv();
   const router = new Router({ prefix: '/test-fixtures/v1' });
 
   const validated = <T>(def: string, body: unknown): T => {

@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
-import { createAjv } from '../../spec/index.js';
+import { sharedAjv } from '../../spec/index.js';
 import type { Runtime } from '../runtime.js';
 import { readJsonBody, BodyError } from './body.js';
 import { approvePairing, PairingError, type Pairing } from '../domain/pairing.js';
@@ -65,7 +65,7 @@ an owner's approval in the app. OAuth 2.1 sign-in is not offered by this referen
 
 export function pairingRouter(rt: Runtime): Router {
   const router = new Router();
-  const ajv = createAjv();
+  const ajv = sharedAjv();
   const validate = (def: string, body: unknown) => {
     const v = ajv.getSchema(`${SCHEMA}#/$defs/${def}`)!;
     if (!v(body)) throw new PairingError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(v.errors)}`);
