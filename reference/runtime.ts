@@ -22,6 +22,7 @@ export interface Limits {
   siteLimitByPlan: Record<string, number>;
   imageCreditCost: { value: number };
   visualCaptureAllowancePages: number;
+  toolArguments: { maxDepth: number; maxNodes: number };
 }
 
 export const limits = JSON.parse(readFileSync(new URL('../spec/limits.json', import.meta.url), 'utf8')) as Limits;

@@ -12,6 +12,7 @@ import { handlers } from '../tools/index.js';
 import type { ToolContext } from '../tools/types.js';
 import { isBroken } from '../domain/breaks.js';
 import type { Envelope } from './envelope.js';
+import { complexityProblem } from './message-shape.js';
 
 export interface Principal {
   workspaceId: string;
@@ -81,6 +82,11 @@ export async function callTool(
     if (!tool) throw new ToolError('not_found', `There is no tool named "${name}". Call tools/list for the catalogue.`);
     if (!isBroken('scope-ceiling')) checkScopes(connection, tool.gate, name);
     const args = rawArgs ?? {};
+    // Bounded before the schema validator walks it, and so before anything could store it (rule tool-arguments-bounded).
+    const tooComplex = complexityProblem(args, rt.limits.toolArguments);
+    if (tooComplex) {
+      throw new ToolError('validation_failed', `The arguments of ${name} are ${tooComplex}; send a smaller document.`, { issues: [{ path: '/', message: tooComplex }] });
+    }
     if (!tool.validateInput(args)) {
       throw new ToolError('validation_failed', `The arguments of ${name} do not match its input schema.`, { issues: issuesOf(tool.validateInput.errors) });
     }

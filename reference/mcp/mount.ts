@@ -12,13 +12,14 @@ import { authenticateBearer } from '../domain/authenticate.js';
 import type { Runtime } from '../runtime.js';
 import { buildMcpServer } from './server.js';
 import { readJsonBody, BodyError } from '../http/body.js';
+import { invalidParams } from './message-shape.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-cap imports get a tool error
 
 
-function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
+function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
   ctx.status = status;
-  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+  ctx.body = { jsonrpc: '2.0', error: { code, message }, id };
 }
 
 export function mcpHandler(rt: Runtime) {
@@ -40,6 +41,10 @@ export function mcpHandler(rt: Runtime) {
       if (error instanceof BodyError) return jsonRpcError(ctx, error.status, -32700, error.message);
       throw error;
     }
+    // JSON-RPC 2.0: an empty batch is an Invalid Request (the SDK would answer 202 with nothing).
+    if (Array.isArray(body) && body.length === 0) return jsonRpcError(ctx, 400, -32600, 'Invalid Request: an empty batch.');
+    const malformed = invalidParams(body);
+    if (malformed) return jsonRpcError(ctx, 200, -32602, malformed.message, malformed.id);
     const server = buildMcpServer(rt);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { workspaceNow } from '../domain/clock.js';
 import type { Runtime } from '../runtime.js';
-import type { Principal } from './call-tool.js';
+import { checkRateLimits, type Principal } from './call-tool.js';
+import { ToolError } from '../domain/errors.js';
 
 interface PromptSpec { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[]; template: string }
 const PROMPTS = (JSON.parse(readFileSync(new URL('../../spec/prompts.json', import.meta.url), 'utf8')) as { prompts: PromptSpec[] }).prompts;
@@ -21,6 +22,13 @@ export async function getPrompt(rt: Runtime, principal: Principal, name: string,
   const text = spec.template.replace(/\{(\w+)\}/g, (_, key: string) => String(args?.[key] ?? ''));
   const ws = await rt.store.read(principal.workspaceId);
   if (ws) {
+    // A prompt is a call like any other: it counts against the §8 rate limits before it writes activity.
+    try {
+      checkRateLimits(rt, principal, workspaceNow(ws).getTime());
+    } catch (error) {
+      if (error instanceof ToolError) throw new McpError(-32000, error.message, error.toJSON());
+      throw error;
+    }
     await rt.activity.append({
       at: workspaceNow(ws).toISOString(),
       connectionId: principal.connectionId,

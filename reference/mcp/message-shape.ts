@@ -1,0 +1,63 @@
+// The protocol-level shape of the requests whose params the SDK would otherwise reject from inside its
+// handler with -32603 and a raw validator dump (rule never-a-server-error: a malformed protocol message gets
+// a JSON-RPC client error). Checked before the SDK sees the message; a tool's own arguments are then judged
+// by callTool, which answers an envelope.
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type ParamsCheck = (params: Record<string, unknown>) => string | undefined;
+
+const stringField = (field: string): ParamsCheck => (params) =>
+  typeof params[field] === 'string' ? undefined : `params.${field} must be a string`;
+const optionalObjectField = (field: string): ParamsCheck => (params) =>
+  params[field] === undefined || isPlainObject(params[field]) ? undefined : `params.${field} must be an object when present`;
+
+const PARAMS: Record<string, ParamsCheck[]> = {
+  'tools/call': [stringField('name'), optionalObjectField('arguments')],
+  'prompts/get': [stringField('name'), optionalObjectField('arguments')],
+  'resources/read': [stringField('uri')],
+};
+
+export interface InvalidParams {
+  id: string | number | null;
+  message: string;
+}
+
+/** The first request of a message (or batch) whose params are malformed, with the reason. */
+export function invalidParams(body: unknown): InvalidParams | undefined {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (!isPlainObject(message) || typeof message.method !== 'string') continue; // the SDK answers these
+    const checks = PARAMS[message.method];
+    if (!checks) continue;
+    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+    if (!isPlainObject(message.params)) return { id, message: `Invalid params: ${message.method} needs a params object.` };
+    for (const check of checks) {
+      const problem = check(message.params);
+      if (problem) return { id, message: `Invalid params: ${problem}.` };
+    }
+  }
+  return undefined;
+}
+
+export interface ComplexityLimits {
+  maxDepth: number;
+  maxNodes: number;
+}
+
+/**
+ * Why `value` is too deep or too large to validate or store, or undefined. Iterative, so a hostile nesting
+ * depth cannot exhaust the stack here; it stops at the first limit crossed, so its cost is bounded too
+ * (rule tool-arguments-bounded).
+ */
+export function complexityProblem(value: unknown, limits: ComplexityLimits): string | undefined {
+  const stack: [unknown, number][] = [[value, 1]];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (++nodes > limits.maxNodes) return `more than ${limits.maxNodes} values in all`;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limits.maxDepth) return `nested more than ${limits.maxDepth} levels deep`;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return undefined;
+}
