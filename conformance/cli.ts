@@ -1,21 +1,30 @@
-// `npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE] [--seed N] [--parallel N] [--break RULE]`
-// Runs the Gherkin features against a server and reports per rule. Without --url it starts the reference
-// server on loopback and stops it afterwards. Exits non-zero on any unexpected failure, and on an expected
-// failure that now passes.
-import { mkdir, mkdtemp } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+// The conformance CLI: runs the Gherkin features (and, with --properties, the fast-check properties) against
+// one target and reports per rule.
+//
+//   npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE]... [--seed N] [--parallel N]
+//                          [--include-wip] [--properties] [--vitest-report FILE] [--dry-run] [--break RULE]...
+//                          [features/x.feature[:LINE]]...
+//
+// Without --url (or SITE_MCP_URL) it starts the reference server on loopback once, passes it to the Cucumber
+// workers through SITE_MCP_URL / SITE_MCP_FIXTURES_SECRET, and stops it at the end, whatever happens.
+// Exits non-zero on any unexpected failure, any generic check failure, an expected failure that now passes,
+// a failed prerequisite (e.g. the fixtures protocol answering 404), or a run in which no scenario ran.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
-import { resolveTarget, startReferenceServer } from './lib/target.js';
+import { resolveTarget, startReferenceServer, type Target } from './lib/target.js';
 import { startDnsStub } from './lib/dns-stub.js';
 import { FixturesClient } from './lib/fixtures-client.js';
-import { loadExpectedFailures, printReport, ruleResults, scenarioResults } from './lib/report.js';
+import { buildReport, loadExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, vitestResults, type ScenarioResult } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     url: { type: 'string' },
     'fixtures-secret': { type: 'string' },
@@ -23,63 +32,153 @@ const { values } = parseArgs({
     name: { type: 'string', multiple: true },
     seed: { type: 'string' },
     parallel: { type: 'string', default: '2' },
-    'include-wip': { type: 'boolean' },
+    'include-wip': { type: 'boolean', default: false },
+    // Also run the fast-check properties (vitest, conformance/properties) against the same target.
+    properties: { type: 'boolean', default: false },
+    // Merge an existing vitest JSON report (`vitest run --reporter=json --outputFile=…`) into the rule report.
+    'vitest-report': { type: 'string' },
+    // Check the features for undefined or ambiguous steps without a target.
+    'dry-run': { type: 'boolean', default: false },
     // Starts the reference server deliberately breaking these rules (proves checks can fail; see prove-checks.ts).
     break: { type: 'string', multiple: true },
   },
 });
 
 const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
+if (!/^\d+$/.test(seed)) throw new Error(`--seed must be a non-negative integer, got ${seed}`);
 process.env.SITE_MCP_SEED = seed;
-const target = values.break?.length
-  ? await startReferenceServer(values.break.flatMap((rule) => ['--break-rule', rule]))
-  : await resolveTarget({ url: values.url, fixturesSecret: values['fixtures-secret'] });
-let exitCode = 1;
-let dns: Awaited<ReturnType<typeof startDnsStub>> | undefined;
-try {
-  process.env.SITE_MCP_URL = target.url;
-  process.env.SITE_MCP_FIXTURES_SECRET = target.fixturesSecret;
-  // One DNS stub for the run; scenarios add records to its zone directory, the target resolves through it.
+const parallel = Number(values.parallel);
+const reportsDir = join(repo, 'reports');
+await mkdir(reportsDir, { recursive: true });
+
+const quote = (s: string) => s.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&');
+
+async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }> {
+  // One DNS stub for the run; domain scenarios add records to its zone directory, the target resolves through
+  // it. Pointing the target at it is also the first fixtures call: a target without the protocol fails here.
   const zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-zone-'));
-  dns = await startDnsStub(zoneDir);
+  process.once('exit', () => rmSync(zoneDir, { recursive: true, force: true }));
+  const dns = await startDnsStub(zoneDir);
   process.env.SITE_MCP_DNS_ZONE_DIR = zoneDir;
-  await new FixturesClient(target.url, target.fixturesSecret).dnsResolver(dns.server);
-  // Workers are child processes: they load the TypeScript step definitions through tsx as well.
-  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim();
-  await mkdir(join(repo, 'reports'), { recursive: true });
-  const messages = join(repo, 'reports', 'cucumber-messages.ndjson');
-  const tags = [values.tags, values['include-wip'] ? undefined : 'not @wip'].filter(Boolean).map((t) => `(${t})`).join(' and ');
-  const { runConfiguration } = await loadConfiguration({
-    provided: {
-      paths: [join(repo, 'features/**/*.feature')],
-      import: [join(repo, 'features/support/**/*.ts'), join(repo, 'features/steps/**/*.ts')],
-      format: ['summary', `message:${messages}`],
-      tags,
-      name: values.name ?? [],
-      parallel: Number(values.parallel),
-      strict: true,
-    },
-  });
-  console.log(`conformance target ${target.url} · seed ${seed}${tags ? ` · tags ${tags}` : ''}`);
-  // Collected in-process (not re-read from the message file, which may still be flushing).
-  const envelopes: string[] = [];
-  const { success } = await runCucumber(runConfiguration, undefined, (envelope) => envelopes.push(JSON.stringify(envelope)));
-  const scenarios = scenarioResults(envelopes.join('\n'));
-  // Rules the fast-check properties name (run by vitest, not here) count as checked in the coverage line.
-  const propertyRules = new Set(
-    readdirSync(join(repo, 'conformance/properties'))
-      .filter((f) => f.endsWith('.test.ts'))
-      .flatMap((f) => [...readFileSync(join(repo, 'conformance/properties', f), 'utf8').matchAll(/rule:([a-z0-9]+(?:-[a-z0-9]+)*)/g)].map((m) => m[1]!)),
-  );
-  const problems = printReport(ruleResults(scenarios), loadExpectedFailures(join(repo, 'conformance/expected-failures.yaml')), propertyRules);
-  for (const s of scenarios.filter((x) => x.status === 'failed')) console.log(`replay: npm run conformance -- --seed ${seed} --name "^${s.name.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&')}$"`);
-  console.log(`\n${scenarios.filter((s) => s.status === 'passed').length} passed, ${scenarios.filter((s) => s.status === 'failed').length} failed`);
-  // Every scenario must name its rules; an untagged failure counts on its own.
-  const untagged = scenarios.filter((s) => s.status === 'failed' && !s.tags.some((t) => t.startsWith('@rule:'))).length;
-  exitCode = problems + untagged === 0 && scenarios.length > 0 ? 0 : 1;
-  void success;
-} finally {
-  await dns?.stop();
-  await target.stop();
+  const stop = async () => {
+    await dns.stop();
+    await rm(zoneDir, { recursive: true, force: true });
+  };
+  try {
+    await new FixturesClient(target.url, target.fixturesSecret).dnsResolver(dns.server);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
 }
-process.exit(exitCode);
+
+/** Runs the property tests against the target in a child vitest; resolves to its JSON report's path. */
+function runProperties(target: Target): Promise<string> {
+  const output = join(reportsDir, 'vitest-properties.json');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', 'conformance/properties', '--reporter=json', `--outputFile=${output}`], {
+      cwd: repo,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, SITE_MCP_URL: target.url, SITE_MCP_FIXTURES_SECRET: target.fixturesSecret, SITE_MCP_SEED: seed },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-5000)));
+    child.once('error', reject);
+    child.once('exit', () => (existsSync(output) ? resolve(output) : reject(new Error(`the property tests wrote no report:\n${stderr}`))));
+  });
+}
+
+async function main(): Promise<number> {
+  const target: Target = values['dry-run']
+    ? { url: 'http://127.0.0.1:9', fixturesSecret: 'dry-run', stop: async () => undefined }
+    : values.break?.length
+      ? await startReferenceServer(values.break.flatMap((rule) => ['--break-rule', rule]))
+      : await resolveTarget({ url: values.url, fixturesSecret: values['fixtures-secret'] });
+  let extras: { stop(): Promise<void> } | undefined;
+  try {
+    process.env.SITE_MCP_URL = target.url;
+    process.env.SITE_MCP_FIXTURES_SECRET = target.fixturesSecret;
+    if (!values['dry-run']) {
+      try {
+        extras = await prerequisites(target);
+      } catch (error) {
+        console.error(`prerequisite failed: ${(error as Error).message}`);
+        return 1;
+      }
+    }
+    // Cucumber's parallel workers are child processes: they load the TypeScript step definitions through tsx.
+    if (!/--import[= ]tsx/.test(process.env.NODE_OPTIONS ?? '')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim();
+
+    const properties = values.properties && !values['dry-run'] ? runProperties(target) : undefined;
+    properties?.catch(() => undefined);
+    const { runConfiguration } = await loadConfiguration(
+      {
+        file: 'cucumber.mjs',
+        profiles: values['include-wip'] ? ['wip'] : [],
+        provided: { ...(values.tags ? { tags: values.tags } : {}), name: values.name ?? [], parallel, dryRun: values['dry-run'] },
+      },
+      { cwd: repo },
+    );
+    // Feature paths on the command line replace the configured ones (Cucumber would add them to the glob).
+    if (positionals.length) runConfiguration.sources.paths = positionals;
+    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${parallel}`);
+    // Messages are collected in-process (the message file written by the formatter may still be flushing).
+    const envelopes: Record<string, any>[] = [];
+    const { success } = await runCucumber(runConfiguration, { cwd: repo }, (envelope) => envelopes.push(envelope as Record<string, any>));
+    const scenarios: ScenarioResult[] = scenarioResults(envelopes);
+
+    const vitestReports = [values['vitest-report'], properties ? await properties.catch((e: Error) => (console.error(e.message), undefined)) : undefined].filter((x): x is string => Boolean(x));
+    if (values.properties && vitestReports.length === (values['vitest-report'] ? 1 : 0) && !values['dry-run']) {
+      console.error('the property tests did not produce a report');
+      return 1;
+    }
+    for (const file of vitestReports) scenarios.push(...vitestResults(file));
+
+    // Rules a check exists for but this run did not execute (properties without a report, @wip or filtered
+    // scenarios) are not "without a check".
+    const named = rulesNamedInSuite(repo);
+    const staticallyNamed = new Set([...named.features, ...(vitestReports.length ? [] : named.properties)]);
+    // A deliberately broken server must fail its rule outright: expected failures do not apply to it.
+    const expected = values.break?.length ? new Map<string, string>() : loadExpectedFailures(join(repo, 'conformance/expected-failures.yaml'));
+    const report = buildReport(scenarios, expected, staticallyNamed);
+    if (values['dry-run']) {
+      // In a dry run every defined step is skipped; Cucumber fails the run only for undefined or ambiguous ones.
+      console.log(`\ndry run: ${scenarios.length} scenarios, ${success ? 'every step defined exactly once' : 'undefined or ambiguous steps (listed above)'}`);
+      return success && scenarios.length > 0 ? 0 : 1;
+    }
+    printReport(report);
+    await writeFile(
+      join(reportsDir, 'conformance.json'),
+      `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], finishedAt: new Date().toISOString(), ...(reportJson(report) as object) }, null, 2)}\n`,
+    );
+    const replays = new Set(
+      scenarios
+        .filter((x) => x.status === 'failed' && x.source === 'cucumber')
+        .map((s) => `replay: npm run conformance -- --seed ${seed} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`),
+    );
+    for (const line of replays) console.log(line);
+    if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);
+
+    // A generic check failure fails the run even inside an expected-failure rule: it is a protocol fault.
+    const expectedRules = new Set(report.rules.filter((r) => r.status === 'xfail').map((r) => r.rule));
+    const hiddenCheckFailures = scenarios.filter(
+      (s) => s.status === 'failed' && /check \w+ failed/.test(s.message ?? '') && s.tags.every((t) => !t.startsWith('@rule:') || expectedRules.has(t.slice(6))),
+    ).length;
+    if (hiddenCheckFailures) console.log(`${hiddenCheckFailures} generic check failure(s) inside expected-failure rules: they still fail the run`);
+    if (scenarios.length === 0) console.log('no scenario ran: check --tags and --name');
+    // Cucumber failed without any failed scenario to show for it (e.g. a hook outside scenarios, a load error).
+    const silentFailure = !success && !scenarios.some((s) => s.status === 'failed');
+    if (silentFailure) console.log('Cucumber reported a failure outside the scenarios; see its output above');
+    return report.summary.problems + hiddenCheckFailures === 0 && scenarios.length > 0 && !silentFailure ? 0 : 1;
+  } finally {
+    await extras?.stop();
+    await target.stop();
+  }
+}
+
+process.exitCode = await main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  return 1;
+});
+process.exit(process.exitCode);

@@ -4,24 +4,26 @@ Feature: Authentication at the MCP endpoint
   Background:
     Given a workspace:
       """
-      { "users": [{ "key": "olive" }, { "key": "eddie" }],
-        "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "editor" } }] }
+      { "users": [{ "key": "olive" }, { "key": "eddie" }, { "key": "vera" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "editor", "vera": "viewer" } }] }
       """
     And "olive" has a connection "agent" to "main" with scopes "site:read"
 
-  @rule:mcp-requires-bearer @rule:protected-resource-metadata
-  Scenario: A request without a token is refused with 401 pointing at the protected-resource metadata
-    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token ""
+  @rule:mcp-requires-bearer @rule:protected-resource-metadata @rule:error-codes
+  Scenario: Without a valid bearer token the endpoint answers 401 pointing at the protected-resource metadata
+    When an unauthenticated client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint
     Then the HTTP status is 401
-    And the response header "www-authenticate" contains "resource_metadata="
+    And the response header "www-authenticate" contains "Bearer"
+    And the response header "www-authenticate" contains "resource_metadata=\"{{base}}/.well-known/oauth-protected-resource/api/mcp\""
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_sites\",\"arguments\":{}}}" to the MCP endpoint with token "smcp_live_notarealtokenatall"
+    Then the HTTP status is 401
+    And the response header "www-authenticate" contains "resource_metadata=\"{{base}}/.well-known/oauth-protected-resource/api/mcp\""
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "{{remembered:token:agent}}x"
+    Then the HTTP status is 401
     When a client GETs "/.well-known/oauth-protected-resource/api/mcp"
     Then the HTTP status is 200
-    And the response body contains "/api/mcp"
-
-  @rule:mcp-requires-bearer
-  Scenario: A made-up token with the right prefix is refused
-    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "smcp_live_notarealtokenatall"
-    Then the HTTP status is 401
+    And the response JSON at "/resource" equals "{{base}}/api/mcp"
+    And the protected-resource metadata names the MCP endpoint and an authorization server that offers dynamic client registration
 
   @rule:mcp-endpoint-single @rule:three-ways-in @rule:token-live-prefix
   Scenario: An API token works at /api/mcp and carries the _live_ prefix
@@ -34,12 +36,22 @@ Feature: Authentication at the MCP endpoint
   Scenario: The token is returned at creation only; later reads show a short display prefix
     Then no read of the connection "agent" returns its token
 
+  @rule:api-token-creation-choices @rule:token-shown-once
+  Scenario: Creating an API-token connection takes the reach and the ticked scopes
+    Given "olive" has a workspace connection "company" from "main" with scopes "crm:read"
+    Then the connection view of "company" shows reach "workspace"
+    And the connection view of "company" lists scopes "site:read, crm:read"
+    And no read of the connection "company" returns its token
+    When "company" calls "list_sites"
+    Then the call succeeds
+
   @rule:connection-created-by-site-owner-only
-  Scenario: An editor cannot create a connection
+  Scenario: An editor or a viewer cannot create a connection
     Then "eddie" cannot create a connection to "main"
+    And "vera" cannot create a connection to "main"
 
   @rule:oauth-dynamic-client-registration @rule:oauth-external-idp @rule:oauth-token-verified-at-edge
   Scenario: OAuth discovery leads to an authorization server with dynamic client registration; a forged token is refused
-    Then the protected-resource metadata names an authorization server that offers dynamic client registration
+    Then the protected-resource metadata names the MCP endpoint and an authorization server that offers dynamic client registration
     When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
     Then the HTTP status is 401

@@ -14,7 +14,7 @@ Feature: Authorization on every call
       """
 
   @rule:connection-live-role-recheck @rule:connection-never-exceeds-creator @rule:authz-every-call
-  Scenario: A creator demoted to viewer can still read but no longer edit
+  Scenario: A creator demoted to viewer can still read but no longer edit, and regains editing when promoted
     Given "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
     When "agent" calls "update_section_text" with:
       """
@@ -29,12 +29,22 @@ Feature: Authorization on every call
     Then the call fails with "access_denied"
     When "agent" calls "get_site_overview"
     Then the call succeeds
+    When the role of "olive" on "main" becomes "editor"
+    And "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Editor again" }
+      """
+    Then the call succeeds
 
-  @rule:connection-revoked-share-disables @rule:authz-denial-order
+  @rule:connection-revoked-share-disables @rule:authz-denial-order @rule:connection-live-role-recheck
   Scenario: Removing the creator's membership disables the connection; a missing scope is named first
     Given "olive" has a connection "agent" to "main" with scopes "site:read"
+    When "agent" calls "get_site_overview"
+    Then the call succeeds
     When "olive" loses access to "main"
     And "agent" calls "get_site_overview"
+    Then the call fails with "access_denied"
+    When "agent" calls "list_pages"
     Then the call fails with "access_denied"
     When "agent" calls "update_business_name" with:
       """
@@ -42,44 +52,112 @@ Feature: Authorization on every call
       """
     Then the call fails with "scope_denied"
 
-  @rule:authz-cross-tenant-not-found @rule:website-id-optional-on-website-reach
-  Scenario: Another tenant's website answers exactly like a website that does not exist
-    Given "olive" has a workspace connection "agent" from "main" with scopes "site:read"
+  @rule:authz-denial-order @rule:authz-agency-area-off @rule:authz-every-call
+  Scenario: The scope is named before a changed role, and a changed role before a switched-off area
+    Given "olive" has a connection "docs" to "main" with scopes "communications:write"
+    And "olive" has a connection "nodocs" to "main" with scopes "site:read"
+    When "docs" calls "list_sendable_documents"
+    Then the call succeeds
+    When the workspace of "olive" changes settings:
+      """
+      { "areasOff": ["invoicing"] }
+      """
+    And "docs" calls "list_sendable_documents"
+    Then the call fails with "area_disabled"
+    When "nodocs" calls "list_sendable_documents"
+    Then the call fails with "scope_denied"
+    When "olive" loses access to "main"
+    And "docs" calls "list_sendable_documents"
+    Then the call fails with "access_denied"
+    When "nodocs" calls "list_sendable_documents"
+    Then the call fails with "scope_denied"
+
+  @rule:authz-cross-tenant-not-found @rule:activity-logs-cross-tenant-misses
+  Scenario: Another tenant's website, page and section answer exactly like ones that do not exist
+    Given "olive" has a workspace connection "agent" from "main" with scopes "site:read, content:write"
     When "agent" calls "get_site_overview" with:
       """
       { "websiteId": "site_doesnotexist0" }
       """
     Then the call fails with "not_found"
-    And the answer is remembered as "missing"
+    And the answer is remembered as "missing site"
     When "agent" calls "get_site_overview" with:
       """
       { "websiteId": "{{site:foreign}}" }
       """
     Then the call fails with "not_found"
-    And the data does not contain "mallory"
+    And the answer looks exactly like the remembered "missing site"
+    When "agent" calls "get_page" with:
+      """
+      { "websiteId": "{{site:main}}", "pageId": "page_doesnotexist0" }
+      """
+    Then the call fails with "not_found"
+    And the answer is remembered as "missing page"
+    When "agent" calls "get_page" with:
+      """
+      { "websiteId": "{{site:main}}", "pageId": "{{page:foreign/home}}" }
+      """
+    Then the call fails with "not_found"
+    And the answer looks exactly like the remembered "missing page"
+    When "agent" calls "update_section_text" with:
+      """
+      { "websiteId": "{{site:main}}", "sectionId": "sec_doesnotexist0", "field": "heading", "text": "Mine now" }
+      """
+    Then the call fails with "not_found"
+    And the answer is remembered as "missing section"
+    When "agent" calls "update_section_text" with:
+      """
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:foreign/home/hero}}", "field": "heading", "text": "Mine now" }
+      """
+    Then the call fails with "not_found"
+    And the answer looks exactly like the remembered "missing section"
+    And the answer does not contain "mallory"
+    And the activity of "agent" has an entry for "update_section_text" with outcome "not_found"
+    And no activity entry of "agent" contains "{{site:foreign}}"
 
-  @rule:website-id-optional-on-website-reach
-  Scenario: A website-reach connection naming another site of the same workspace gets not_found
+  @rule:website-id-optional-on-website-reach @rule:list-sites-reach @rule:authz-cross-tenant-not-found
+  Scenario: A website-reach connection works without websiteId and cannot reach another site of its own workspace
     Given "olive" has a connection "pinned" to "main" with scopes "site:read"
+    When "pinned" calls "list_sites"
+    Then the data at "/sites" has 1 items
+    And the data at "/sites/0/websiteId" equals "{{site:main}}"
     When "pinned" calls "get_site_overview"
     Then the call succeeds
     And the data at "/websiteId" equals "{{site:main}}"
     When "pinned" calls "get_site_overview" with:
       """
+      { "websiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    When "pinned" calls "get_site_overview" with:
+      """
+      { "websiteId": "site_doesnotexist0" }
+      """
+    Then the call fails with "not_found"
+    And the answer is remembered as "missing site"
+    When "pinned" calls "get_site_overview" with:
+      """
       { "websiteId": "{{site:second}}" }
       """
     Then the call fails with "not_found"
+    And the answer looks exactly like the remembered "missing site"
 
   @rule:website-id-required-on-workspace-reach @rule:list-sites-reach @rule:verification-list-sites-overview
-  Scenario: A workspace connection sees every site and must name one
+  Scenario: A workspace connection sees every site of its workspace and must name one
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read"
     When "ws" calls "list_sites"
     Then the call succeeds
     And the data at "/sites" has 2 items
+    And the data contains "{{site:main}}"
+    And the data contains "{{site:second}}"
+    And the data does not contain "{{site:foreign}}"
     When "ws" calls "get_site_overview"
+    Then the call fails with "website_required"
+    When "ws" calls "list_pages"
     Then the call fails with "website_required"
     When "ws" calls "get_site_overview" with:
       """
       { "websiteId": "{{site:second}}" }
       """
     Then the call succeeds
+    And the data at "/websiteId" equals "{{site:second}}"

@@ -1,5 +1,6 @@
 Feature: Editing the draft
-  The seven content:write tools edit the draft only and bump the site revision (§1.1, §4.3).
+  The seven content:write tools edit the draft only and bump the site revision; arguments are validated and
+  never carry markup (§1.1, §4.1, §4.3).
 
   Background:
     Given a workspace:
@@ -8,7 +9,7 @@ Feature: Editing the draft
         "sites": [{ "key": "main", "members": { "olive": "owner" }, "published": true }] }
       """
     And "olive" has a connection "agent" to "main" with scopes "content:write"
-    And the published state of "main" is remembered
+    And the state of "main" is remembered
 
   @rule:content-write-draft-only @rule:content-write-bumps-revision @rule:create-blog-post-draft
   Scenario: Every content tool changes the draft and never the live site
@@ -54,34 +55,56 @@ Feature: Editing the draft
     Then the data at "/siteRevision" equals "8"
     And the data at "/hasUnpublishedChanges" equals "true"
     And the data at "/changes" has 7 items
+    When "agent" calls "list_pages"
+    Then the data contains "\"kind\":\"post\""
     And the published state of "main" is unchanged
+    When a client GETs "/sites/{{site:main}}/"
+    Then the HTTP status is 200
+    And the response body does not contain "Fresh sourdough"
+    And the response body does not contain "Open Sundays?"
 
-  @rule:tool-input-validated @rule:replace-section-no-raw-markup @rule:human-only-no-custom-head-code @rule:section-types @rule:update-page-seo-needs-a-field @rule:update-section-text-field-address
-  Scenario Outline: Invalid or markup-carrying arguments are refused and change nothing
+  @rule:tool-input-validated @rule:replace-section-no-raw-markup @rule:human-only-no-custom-head-code @rule:section-types @rule:update-page-seo-needs-a-field @rule:update-section-text-field-address @rule:activity-logs-validation-failures
+  Scenario Outline: Invalid or markup-carrying arguments are refused, name what is wrong and change nothing
     When "agent" calls "<tool>" with:
       """
       <args>
       """
     Then the call fails with "validation_failed"
-    When "agent" calls "list_draft_changes"
-    Then the data at "/siteRevision" equals "1"
+    And the error details name "<names>"
+    And the draft of "main" is unchanged
+    And the activity of "agent" has an entry for "<tool>" with outcome "invalid" and code "validation_failed"
 
     Examples:
-      | tool                | args                                                                                              |
-      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "<script>alert(1)</script>" } |
-      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "x", "html": "<b>" }         |
-      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "showForm", "text": "x" }                     |
-      | update_section_text | { "sectionId": "{{section:main/home/hero}}", "field": "items/first/title", "text": "x" }            |
-      | add_section         | { "pageId": "{{page:main/home}}", "type": "text", "content": { "body": "ok", "css": "body{}" } }     |
-      | add_section         | { "pageId": "{{page:main/home}}", "type": "raw_html", "content": { "html": "<div>" } }               |
-      | update_page_seo     | { "pageId": "{{page:main/home}}" }                                                                |
-      | move_section        | { "sectionId": "{{section:main/home/hero}}", "position": 99 }                                       |
+      | tool                | names     | args                                                                                                  |
+      | update_section_text | text      | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "<script>alert(1)</script>" } |
+      | update_section_text | html      | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "x", "html": "<b>" }          |
+      | update_section_text | showForm  | { "sectionId": "{{section:main/home/hero}}", "field": "showForm", "text": "x" }                        |
+      | update_section_text | field     | { "sectionId": "{{section:main/home/hero}}", "field": "items/first/title", "text": "x" }               |
+      | add_section         | css       | { "pageId": "{{page:main/home}}", "type": "text", "content": { "body": "ok", "css": "body{}" } }       |
+      | add_section         | type      | { "pageId": "{{page:main/home}}", "type": "raw_html", "content": { "html": "<div>" } }                 |
+      | update_page_seo     | title     | { "pageId": "{{page:main/home}}" }                                                                    |
+      | move_section        | position  | { "sectionId": "{{section:main/home/hero}}", "position": 99 }                                         |
+      | create_blog_post    | body      | { "title": "Launch", "body": "<iframe src=x></iframe>" }                                              |
+      | create_page         | title     | { "title": "" }                                                                                       |
 
   @rule:service-same-functions-as-app
-  Scenario: An edit made in the app is what MCP reads
+  Scenario: An edit made in the app is what MCP reads, and an MCP edit is what the app edits next
     When "olive" edits "main/home/hero" field "heading" in the app to "Edited in the app"
     And "agent" calls "get_page" with:
       """
       { "pageId": "{{page:main/home}}" }
       """
     Then the data at "/page/sections/0/content/heading" equals "Edited in the app"
+    When "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "subheading", "text": "Edited over MCP" }
+      """
+    Then the call succeeds
+    When "agent" calls "get_page" with:
+      """
+      { "pageId": "{{page:main/home}}" }
+      """
+    Then the data matches:
+      """
+      { "page": { "sections": [{ "content": { "heading": "Edited in the app", "subheading": "Edited over MCP" } }] } }
+      """

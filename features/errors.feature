@@ -6,34 +6,54 @@ Feature: Errors and the result envelope
   Background:
     Given a workspace with an owner "olive" and a site "main"
     And "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
+    And the state of "main" is remembered
 
   @rule:error-success-shape @rule:tool-result-envelope @rule:tool-output-schema
-  Scenario: A success is { ok: true, data } matching the tool's output schema
+  Scenario: A success is { ok: true, data } matching the tool's output schema, as structuredContent and as text
     When "agent" calls "get_site_overview"
     Then the call succeeds
+    And the data at "/websiteId" equals "{{site:main}}"
 
-  @rule:error-failure-shape @rule:never-a-server-error @rule:error-codes
-  Scenario Outline: Odd input answers an envelope, never a crash
+  @rule:error-failure-shape @rule:never-a-server-error @rule:error-codes @rule:tool-input-validated
+  Scenario Outline: Odd or oversized arguments answer an envelope with a stable code, never a crash
     When "agent" calls "<tool>" with:
       """
       <args>
       """
     Then the call fails with "<code>"
+    And the draft of "main" is unchanged
 
     Examples:
-      | tool                | code              | args                                                 |
-      | no_such_tool        | not_found         | {}                                                   |
-      | get_page            | validation_failed | { "pageId": 42 }                                     |
-      | get_page            | validation_failed | { "pageId": "../../etc/passwd" }                     |
-      | get_page            | not_found         | { "pageId": "page_nope" }                            |
-      | update_section_text | validation_failed | { "sectionId": "x", "field": "a/b/c/d", "text": "" } |
-      | get_page            | validation_failed | { "pageId": "p", "extra": { "deep": [1, 2, 3] } }    |
+      | tool                | code              | args                                                                                  |
+      | no_such_tool        | not_found         | {}                                                                                    |
+      | get_page            | validation_failed | { "pageId": 42 }                                                                      |
+      | get_page            | validation_failed | { "pageId": null }                                                                    |
+      | get_page            | validation_failed | { "pageId": "../../etc/passwd" }                                                      |
+      | get_page            | validation_failed | { "pageId": "page\u0000nul" }                                                         |
+      | get_page            | validation_failed | { "pageId": "{{repeat:a:200000}}" }                                                   |
+      | get_page            | not_found         | { "pageId": "page_nope" }                                                             |
+      | get_page            | validation_failed | { "pageId": "p", "extra": { "deep": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]] } }     |
+      | update_section_text | validation_failed | { "sectionId": "x", "field": "a/b/c/d", "text": "" }                                  |
+      | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "{{repeat:🍞:100000}}" } |
+      | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "__proto__", "text": "x" }     |
+      | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": ["a"] }     |
+      | list_sites          | validation_failed | { "websiteId": { "$ne": null } }                                                      |
 
   @rule:never-a-server-error
-  Scenario: Malformed JSON-RPC gets a protocol error, not a 5xx
-    When a client posts "{not json" to the MCP endpoint with token "{{remembered:token:agent}}"
-    Then the HTTP status is 400
-    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"no/such/method\"}" to the MCP endpoint with token "{{remembered:token:agent}}"
-    Then the HTTP status is below 500
-    When a client posts "[]" to the MCP endpoint with token "{{remembered:token:agent}}"
-    Then the HTTP status is below 500
+  Scenario Outline: A malformed protocol message gets a JSON-RPC client error, never a 5xx
+    When "agent" posts to the MCP endpoint:
+      """
+      <body>
+      """
+    Then the answer is a JSON-RPC client error
+
+    Examples:
+      | body                                                                                      |
+      | {not json                                                                                 |
+      | {"jsonrpc":"2.0","id":1,"method":"no/such/method"}                                        |
+      | {"jsonrpc":"1.0","id":1,"method":"tools/list"}                                            |
+      | 42                                                                                        |
+      | []                                                                                        |
+      | {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}                                |
+      | {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_page","arguments":"x"}} |
+      | {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"svc://nothing/here"}}  |

@@ -1,12 +1,18 @@
 Feature: Scopes and presets
-  Scopes are a ceiling resolved at creation; presets are read once (§2.1, §2.2, §9.2).
+  Scopes are a ceiling resolved at creation; presets are read once (§1.5, §2.1, §2.2, §9.2).
 
   Background:
-    Given a workspace with an owner "olive" and a site "main"
+    Given a workspace:
+      """
+      { "users": [{ "key": "olive" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner" }, "published": true },
+                  { "key": "second", "members": { "olive": "owner" } }] }
+      """
 
   @rule:scope-ceiling @rule:scope-site-read-always-on
-  Scenario: A connection without content:write is refused edits but can always read
+  Scenario: A connection without content:write is refused edits but always holds site:read
     Given "olive" has a connection "reader" to "main" with scopes "settings:write"
+    Then the connection view of "reader" lists scopes "site:read, settings:write"
     When "reader" calls "list_pages"
     Then the call succeeds
     When "reader" calls "update_section_text" with:
@@ -15,46 +21,64 @@ Feature: Scopes and presets
       """
     Then the call fails with "scope_denied"
     And the error details at "/requiredScopes" equals "[\"content:write\"]"
+    When "reader" calls "update_business_name" with:
+      """
+      { "businessName": "Olive's Bakery" }
+      """
+    Then the call succeeds
 
-  @rule:scope-defaults @rule:scope-domain-read-default @rule:connection-scopes-resolved-at-creation @rule:connection-reach-website-default
-  Scenario: With no scopes chosen a connection gets site:read and content:write only, pinned to its website
+  @rule:scope-defaults @rule:scope-domain-read-default @rule:connection-scopes-resolved-at-creation @rule:connection-reach-website-default @rule:list-sites-reach
+  Scenario: With nothing chosen a connection gets site:read and content:write only, pinned to its website
     Given "olive" has a connection "plain":
       """
       { "websiteId": "{{site:main}}" }
       """
     Then the connection view of "plain" lists scopes "site:read, content:write"
+    And the connection view of "plain" shows reach "website"
+    When "plain" calls "list_sites"
+    Then the data at "/sites" has 1 items
+    And the data at "/sites/0/websiteId" equals "{{site:main}}"
+    When "plain" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Default scopes can edit" }
+      """
+    Then the call succeeds
     When "plain" calls "list_domains"
+    Then the call fails with "scope_denied"
+    When "plain" calls "prepare_publish"
     Then the call fails with "scope_denied"
 
   @rule:preset-names @rule:connection-reach-values
   Scenario: The read-only preset grants site:read only; reach is website or workspace
-    Given "olive" has a connection "ro":
-      """
-      { "websiteId": "{{site:main}}", "preset": "read-only" }
-      """
+    Given "olive" has a connection "ro" to "main" with preset "read-only"
     Then the connection view of "ro" lists scopes "site:read"
     And the connection view of "ro" shows preset "Read only"
     When "olive" cannot create a connection with reach "galaxy"
 
-  @rule:preset-full-every-scope @rule:full-preset-since
+  @rule:preset-full-every-scope @rule:full-preset-since @rule:connection-scopes-resolved-at-creation
   Scenario: The full preset grants every scope, ai:generate and workspace:write included
-    Given "olive" has a connection "full":
-      """
-      { "websiteId": "{{site:main}}", "preset": "full" }
-      """
+    Given "olive" has a connection "full" to "main" with preset "full"
     Then the connection view of "full" lists scopes "site:read, content:write, publish, ai:generate, crm:read, crm:write, settings:write, domain:write, domain:read, access:write, communications:write, commerce:write, workspace:write"
     And the connection view of "full" shows preset "Full access"
+    When "full" calls "list_domains"
+    Then the call succeeds
 
-  @rule:preset-narrow-full-shown-custom @rule:preset-change-never-widens @rule:domain-read-since
+  @rule:preset-narrow-full-shown-custom @rule:preset-change-never-widens @rule:domain-read-since @rule:full-preset-since
   Scenario: A connection made under the earlier, narrower full keeps its scopes and shows as Custom
     Given "olive" has a connection "old":
       """
       { "websiteId": "{{site:main}}", "preset": "full", "createdAt": "2026-08-01T10:00:00Z" }
       """
     Then the connection view of "old" shows preset "Custom"
+    And the connection view of "old" lists scopes "site:read, content:write, publish, crm:read, crm:write, settings:write, domain:write, access:write, communications:write, commerce:write"
     When "old" calls "generate_image" with:
       """
       { "prompt": "A loaf of bread" }
+      """
+    Then the call fails with "scope_denied"
+    When "old" calls "create_site" with:
+      """
+      { "businessName": "Second bakery" }
       """
     Then the call fails with "scope_denied"
 

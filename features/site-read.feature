@@ -1,15 +1,17 @@
 Feature: Reading the site
-  The eight site:read tools read and never write; export is the whole draft as PortableSiteV1 (§2.3, §4.3).
+  The eight site:read tools read and never write; export is the whole draft as PortableSiteV1 (§2.2, §2.3,
+  §4.2, §4.3, §9.1).
 
   Background:
     Given a workspace with an owner "olive" and a site "main"
     And "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
-    And the published state of "main" is remembered
+    And the state of "main" is remembered
 
   @rule:read-tools-no-side-effects @rule:ids-from-list-tools @rule:scope-site-read-is-a-copy
-  Scenario: Every read tool answers without changing the draft or the live site
+  Scenario: Every read tool answers without changing the draft, the revision or the live site
     When "agent" calls "list_sites"
     Then the call succeeds
+    And the data at "/sites/0/websiteId" equals "{{site:main}}"
     When "agent" calls "get_site_overview"
     Then the call succeeds
     And the data at "/siteRevision" equals "1"
@@ -33,11 +35,16 @@ Feature: Reading the site
     Then the call succeeds
     When "agent" calls "export_site"
     Then the call succeeds
-    When "agent" calls "get_site_overview"
-    Then the data at "/siteRevision" equals "1"
+    Then the draft of "main" is unchanged
     And the published state of "main" is unchanged
+    # The ids the list tools returned are the ids the other tools accept.
+    When "agent" calls "update_section_text" with:
+      """
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Found by its listed id" }
+      """
+    Then the call succeeds
 
-  @rule:export-site-whole-draft @rule:export-site-contact-and-analytics @rule:portable-site-contents @rule:portable-site-external-key-form @rule:portable-site-section-rev @rule:portable-site-v1-name
+  @rule:export-site-whole-draft @rule:content-write-draft-only @rule:portable-site-contents @rule:portable-site-external-key-form @rule:portable-site-section-rev @rule:portable-site-v1-name @rule:export-site-contact-and-analytics
   Scenario: Export carries the draft, not the live site, in PortableSiteV1
     When "agent" calls "update_section_text" with:
       """
@@ -45,10 +52,48 @@ Feature: Reading the site
       """
     And "agent" calls "export_site"
     Then the call succeeds
-    And the data at "/snapshot/format" equals "PortableSiteV1"
-    And the data at "/snapshot/pages/0/sections/0/externalKey" equals "home/hero"
-    And the data at "/snapshot/pages/0/sections/0/rev" equals "1"
-    And the data at "/snapshot/pages/0/sections/0/content/heading" equals "Draft only heading"
-    And the data at "/snapshot/contact/businessName" equals "Example Bakery"
-    And the data at "/snapshot/analytics" equals "{}"
+    And the data matches:
+      """
+      { "snapshot": {
+          "format": "PortableSiteV1",
+          "pages": [{ "sections": [{ "externalKey": "home/hero", "layout": {}, "content": { "heading": "Draft only heading" } }] }],
+          "contact": { "businessName": "Example Bakery" },
+          "analytics": {} } }
+      """
+    And the data at "/snapshot/pages/0/sections/0/rev" is an integer
     And the published state of "main" is unchanged
+    When a client GETs "/sites/{{site:main}}/"
+    Then the HTTP status is 200
+    And the response body does not contain "Draft only heading"
+
+  @rule:export-site-contact-and-analytics @rule:portable-site-contents
+  Scenario: The contact block and the analytics identifiers of a site travel in its export
+    Given a workspace:
+      """
+      { "plan": "business", "users": [{ "key": "paula" }], "sites": [{ "key": "shop", "members": { "paula": "owner" } }] }
+      """
+    And "paula" has a workspace connection "porter" from "shop" with scopes "site:read, content:write"
+    When "porter" calls "import_site" with:
+      """
+      { "snapshot": {
+          "format": "PortableSiteV1",
+          "site": { "name": "Paula's Pottery" },
+          "pages": [{ "key": "home", "title": "Home", "slug": "home",
+                      "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Handmade cups" } }] }],
+          "contact": { "businessName": "Paula's Pottery", "email": "hello@paula.example.test", "phone": "+49 30 1234567" },
+          "analytics": { "googleAnalyticsId": "G-PAULA12345", "googleTagManagerId": "GTM-PAULA1" } } }
+      """
+    Then the call succeeds
+    And the data at "/websiteId" is remembered as "imported"
+    When "porter" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:imported}}" }
+      """
+    Then the call succeeds
+    And the data matches:
+      """
+      { "snapshot": {
+          "format": "PortableSiteV1",
+          "contact": { "email": "hello@paula.example.test", "phone": "+49 30 1234567" },
+          "analytics": { "googleAnalyticsId": "G-PAULA12345", "googleTagManagerId": "GTM-PAULA1" } } }
+      """

@@ -1,23 +1,32 @@
-// Client of the fixtures protocol (conformance/README.md). A 404 from it is a failed prerequisite, never a skip.
-export interface WorldResponse {
-  workspaceId: string;
-  users: Record<string, { userId: string; email: string; password: string }>;
-  sites: Record<string, { websiteId: string; pages: Record<string, { pageId: string; sections: Record<string, string> }>; records: Record<string, string[]> }>;
-}
+// Client of the fixtures protocol (conformance/README.md), typed from spec/schemas/fixtures/fixtures.schema.json
+// through generated/. Any non-2xx answer throws FixturesError: a missing or refused fixture is a failed
+// prerequisite of the scenario, never a skip.
+import type {
+  ActivityEntry,
+  ActivityList,
+  AppEditRequest,
+  ConnectionRequest,
+  ConnectionView,
+  SiteState,
+  WorkspaceSettingsRequest,
+  WorldRequest,
+  WorldResponse,
+} from '../../generated/schemas/fixtures/fixtures.js';
+import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
 
-export interface ConnectionCreated {
-  connectionId: string;
-  token: string;
-  reach: string;
-  scopes: string[];
-  presetLabel: string;
-  tokenPrefix: string;
-  websiteId: string | null;
-}
+export type { ActivityEntry, ActivityList, ConnectionRequest, ConnectionView, SiteState, WorkspaceSettingsRequest, WorldRequest, WorldResponse };
+/** The connection as created: its view plus the plaintext token, returned this once. */
+export type ConnectionCreated = ConnectionView & { token: string };
+export interface PlanState { planId: string; status: string; kind: string; websiteId: string; expiresAt: string }
 
 export class FixturesError extends Error {
   constructor(readonly status: number, readonly body: unknown, message: string) {
     super(message);
+    this.name = 'FixturesError';
+  }
+  /** The FixtureError code of the answer, when it has one. */
+  get code(): string | undefined {
+    return (this.body as { error?: { code?: string } } | undefined)?.error?.code;
   }
 }
 
@@ -25,51 +34,69 @@ export class FixturesClient {
   constructor(readonly url: string, readonly secret: string) {}
 
   async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.url}/test-fixtures/v1${path}`, {
-      method,
-      headers: { 'x-fixtures-secret': this.secret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res: Response;
+    try {
+      res = await fetch(`${this.url}/test-fixtures/v1${path}`, {
+        method,
+        headers: { 'x-fixtures-secret': this.secret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new FixturesError(0, undefined, `fixtures ${method} ${path}: the target at ${this.url} is unreachable (${(error as Error).message})`);
+    }
     const text = await res.text();
-    const parsed = text ? JSON.parse(text) : {};
-    if (!res.ok) throw new FixturesError(res.status, parsed, `fixtures ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    let parsed: unknown = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = text;
+    }
+    if (!res.ok) {
+      const hint = res.status === 404 && !(parsed as { error?: unknown }).error
+        ? ' (the target must serve the fixtures protocol of conformance/README.md in test mode, with this secret)'
+        : '';
+      throw new FixturesError(res.status, parsed, `fixtures ${method} ${path} answered ${res.status}${hint}: ${text.slice(0, 300)}`);
+    }
     return parsed as T;
   }
 
-  world(request: unknown) {
+  world(request: WorldRequest) {
     return this.request<WorldResponse>('POST', '/worlds', request);
   }
-  connection(request: unknown) {
+  connection(request: ConnectionRequest) {
     return this.request<ConnectionCreated>('POST', '/connections', request);
   }
   connectionView(connectionId: string) {
-    return this.request<Record<string, unknown>>('GET', `/connections/${connectionId}`);
+    return this.request<ConnectionView & Record<string, unknown>>('GET', `/connections/${encodeURIComponent(connectionId)}`);
   }
   activity(connectionId: string) {
-    return this.request<{ entries: Record<string, unknown>[] }>('GET', `/connections/${connectionId}/activity`);
+    return this.request<ActivityList & { entries: (ActivityEntry & Record<string, unknown>)[] }>('GET', `/connections/${encodeURIComponent(connectionId)}/activity`);
   }
-  membership(websiteId: string, userId: string, role: string | null) {
-    return this.request('POST', '/memberships', { websiteId, userId, role });
+  membership(websiteId: string, userId: string, role: 'owner' | 'editor' | 'viewer' | null | string) {
+    return this.request<Record<string, never>>('POST', '/memberships', { websiteId, userId, role });
   }
-  settings(workspaceId: string, settings: unknown) {
-    return this.request('POST', `/workspaces/${workspaceId}/settings`, settings);
+  settings(workspaceId: string, settings: WorkspaceSettingsRequest) {
+    return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/settings`, settings);
   }
   advanceClock(workspaceId: string, seconds: number) {
-    return this.request<{ now: string }>('POST', `/workspaces/${workspaceId}/clock`, { advanceSeconds: seconds });
+    return this.request<{ now: string }>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/clock`, { advanceSeconds: seconds });
   }
-  appEdit(edit: { userId: string; websiteId: string; sectionId: string; field: string; text: string }) {
+  appEdit(edit: AppEditRequest) {
     return this.request<{ rev: number; siteRevision: number }>('POST', '/app-edits', edit);
   }
   decide(planId: string, userId: string, decision: 'approve' | 'decline') {
-    return this.request<{ status: string }>('POST', `/plans/${planId}/${decision}`, { userId });
+    return this.request<{ status: string }>('POST', `/plans/${encodeURIComponent(planId)}/${decision}`, { userId });
   }
   plan(planId: string, workspaceId: string) {
-    return this.request<{ status: string }>('GET', `/plans/${planId}?workspaceId=${encodeURIComponent(workspaceId)}`);
+    return this.request<PlanState>('GET', `/plans/${encodeURIComponent(planId)}?workspaceId=${encodeURIComponent(workspaceId)}`);
+  }
+  approvePairing(userCode: string, approval: PairApproveRequest) {
+    return this.request<{ status: string }>('POST', `/pairings/${encodeURIComponent(userCode)}/approve`, approval);
   }
   siteState(websiteId: string) {
-    return this.request<{ siteRevision: number; publishedRevision: number | null; draftFingerprint: string; publishedFingerprint: string | null; status: string; searchVisible: boolean }>('GET', `/sites/${websiteId}`);
+    return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`);
   }
   dnsResolver(server: string) {
-    return this.request('POST', '/dns-resolver', { server });
+    return this.request<Record<string, never>>('POST', '/dns-resolver', { server });
   }
 }

@@ -1,43 +1,86 @@
-// Per-rule report from Cucumber's message stream: every @rule:<id> tag of a scenario takes that scenario's
-// result; a rule passes when all its scenarios pass. Expected failures (expected-failures.yaml) invert: a
-// listed rule that now passes is an error, so the list cannot go stale.
-import { readFileSync } from 'node:fs';
+// Per-rule report. Inputs: Cucumber's message stream (every @rule:<id> tag of a scenario takes that
+// scenario's result) and, when given, vitest's JSON report (every `rule:<id>` in a test name takes that test's
+// result). A rule passes when every scenario and test naming it passes. Expected failures
+// (conformance/expected-failures.yaml) invert: a listed rule that fails is "xfail", a listed rule that now
+// passes is an error, so the list cannot go stale (as modelcontextprotocol/conformance does).
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { loadRules } from '../../spec/index.js';
+import { CHECKS } from './checks.js';
 
-type Status = 'passed' | 'failed';
-export interface RuleResult { rule: string; status: Status; scenarios: string[] }
+export type Status = 'passed' | 'failed';
+export interface ScenarioResult {
+  name: string;
+  uri: string;
+  /** The scenario's (or example row's) line in its feature file, for a replay by location. */
+  line?: number;
+  tags: string[];
+  status: Status;
+  /** The first failure message, when it failed. */
+  message?: string;
+  source: 'cucumber' | 'vitest';
+}
+export interface RuleResult { rule: string; status: Status; scenarios: ScenarioResult[] }
 
-const WORST = ['UNKNOWN', 'PASSED', 'SKIPPED', 'PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
+const RULE_TAG = /^@rule:(.+)$/;
+const RULE_IN_NAME = /\brule:([a-z0-9]+(?:-[a-z0-9]+)*)/g;
+// Worst-first ranking of Cucumber step statuses; anything but PASSED fails the scenario (a skip is a failure).
+const RANK = ['UNKNOWN', 'PASSED', 'SKIPPED', 'PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
 
-export function scenarioResults(ndjson: string): { name: string; uri: string; tags: string[]; status: Status }[] {
-  const pickles = new Map<string, { name: string; uri: string; tags: string[] }>();
+/** Scenario results from Cucumber messages (an NDJSON string or parsed envelopes). */
+export function scenarioResults(messages: string | Record<string, any>[]): ScenarioResult[] {
+  const envelopes = typeof messages === 'string' ? messages.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>) : messages;
+  const pickles = new Map<string, { name: string; uri: string; line?: number; tags: string[] }>();
   const testCases = new Map<string, string>();
   const started = new Map<string, string>();
-  const worst = new Map<string, number>();
-  for (const line of ndjson.split('\n')) {
-    if (!line) continue;
-    const m = JSON.parse(line);
-    if (m.pickle) pickles.set(m.pickle.id, { name: m.pickle.name, uri: m.pickle.uri, tags: m.pickle.tags.map((t: { name: string }) => t.name) });
-    else if (m.testCase) testCases.set(m.testCase.id, m.testCase.pickleId);
-    else if (m.testCaseStarted) started.set(m.testCaseStarted.id, m.testCaseStarted.testCaseId);
+  // pickle id -> worst step status so far (rank in RANK) and its message; UNKNOWN until a step finishes.
+  const worst = new Map<string, { rank: number; message?: string }>();
+  for (const m of envelopes) {
+    if (m.pickle) pickles.set(m.pickle.id, { name: m.pickle.name, uri: m.pickle.uri, line: m.pickle.location?.line, tags: m.pickle.tags.map((t: { name: string }) => t.name) });
+    else if (m.testCase) {
+      testCases.set(m.testCase.id, m.testCase.pickleId);
+      worst.set(m.testCase.pickleId, { rank: 0, message: 'the scenario did not run (no step finished)' });
+    } else if (m.testCaseStarted) started.set(m.testCaseStarted.id, m.testCaseStarted.testCaseId);
     else if (m.testStepFinished) {
       const pickleId = testCases.get(started.get(m.testStepFinished.testCaseStartedId)!)!;
-      const rank = WORST.indexOf(m.testStepFinished.testStepResult.status);
-      worst.set(pickleId, Math.max(worst.get(pickleId) ?? 0, rank));
+      const result = m.testStepFinished.testStepResult as { status: string; message?: string };
+      const rank = RANK.indexOf(result.status);
+      if (rank > worst.get(pickleId)!.rank) worst.set(pickleId, { rank, message: result.message ?? `a step is ${result.status}` });
     }
   }
-  return [...worst.entries()].map(([id, rank]) => ({ ...pickles.get(id)!, status: rank <= 1 ? 'passed' : 'failed' }));
+  return [...worst.entries()].map(([id, { rank, message }]) => {
+    const status: Status = rank === RANK.indexOf('PASSED') ? 'passed' : 'failed';
+    return { ...pickles.get(id)!, status, ...(status === 'failed' ? { message } : {}), source: 'cucumber' as const };
+  });
 }
 
-export function ruleResults(scenarios: { name: string; tags: string[]; status: Status }[]): Map<string, RuleResult> {
+/** Test results from a vitest JSON report (`--reporter=json`); rule IDs come from `rule:<id>` in the names. */
+export function vitestResults(path: string): ScenarioResult[] {
+  const report = JSON.parse(readFileSync(path, 'utf8')) as {
+    testResults: { name: string; assertionResults: { fullName: string; title: string; status: string; failureMessages?: string[] }[] }[];
+  };
+  return report.testResults.flatMap((file) =>
+    file.assertionResults.map((t) => ({
+      name: t.fullName,
+      uri: file.name,
+      tags: [...t.fullName.matchAll(RULE_IN_NAME)].map((m) => `@rule:${m[1]}`),
+      // A skipped or todo property checks nothing: it counts as a failure, like a skipped scenario.
+      status: (t.status === 'passed' ? 'passed' : 'failed') as Status,
+      ...(t.status !== 'passed' ? { message: t.failureMessages?.[0]?.split('\n').slice(0, 8).join('\n') ?? `test ${t.status}` } : {}),
+      source: 'vitest' as const,
+    })),
+  );
+}
+
+export function ruleResults(scenarios: ScenarioResult[]): Map<string, RuleResult> {
   const rules = new Map<string, RuleResult>();
   for (const s of scenarios) {
     for (const tag of s.tags) {
-      if (!tag.startsWith('@rule:')) continue;
-      const rule = tag.slice('@rule:'.length);
+      const rule = RULE_TAG.exec(tag)?.[1];
+      if (!rule) continue;
       const r = rules.get(rule) ?? { rule, status: 'passed' as Status, scenarios: [] };
-      r.scenarios.push(s.name);
+      r.scenarios.push(s);
       if (s.status === 'failed') r.status = 'failed';
       rules.set(rule, r);
     }
@@ -46,28 +89,131 @@ export function ruleResults(scenarios: { name: string; tags: string[]; status: S
 }
 
 export function loadExpectedFailures(path: string): Map<string, string> {
+  if (!existsSync(path)) return new Map();
   const doc = parseYaml(readFileSync(path, 'utf8')) as { expected?: { rule: string; reason: string }[] } | null;
   return new Map((doc?.expected ?? []).map((e) => [e.rule, e.reason]));
 }
 
-/** Prints the table and returns the number of problems (unexpected failures + expected failures that passed). */
-export function printReport(results: Map<string, RuleResult>, expected: Map<string, string>, extraChecked: Set<string> = new Set()): number {
-  const catalogue = loadRules();
-  let problems = 0;
-  const lines: string[] = [];
-  for (const r of [...results.values()].sort((a, b) => a.rule.localeCompare(b.rule))) {
-    let status: string = r.status;
-    if (expected.has(r.rule)) {
-      status = r.status === 'failed' ? 'xfail' : 'XPASS (remove from expected-failures.yaml)';
-      if (r.status === 'passed') problems++;
-    } else if (r.status === 'failed') problems++;
-    lines.push(`${r.rule.padEnd(44)} ${status.padEnd(8)} ${r.scenarios.length} scenario${r.scenarios.length === 1 ? '' : 's'}`);
+/** Rules named anywhere in the suite's sources: @rule tags in features (also @wip ones) and property test names. */
+export function rulesNamedInSuite(repo: string): { features: Set<string>; properties: Set<string> } {
+  const scan = (dir: string, ext: string, re: RegExp) =>
+    new Set(
+      readdirSync(join(repo, dir))
+        .filter((f) => f.endsWith(ext))
+        .flatMap((f) => [...readFileSync(join(repo, dir, f), 'utf8').matchAll(re)].map((m) => m[1]!)),
+    );
+  return { features: scan('features', '.feature', /@rule:([a-z0-9-]+)/g), properties: scan('conformance/properties', '.test.ts', RULE_IN_NAME) };
+}
+
+/** How many failures each generic check caused (from the failure messages). */
+export function checkFailures(scenarios: ScenarioResult[]): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(CHECKS.map((c) => [c, 0]));
+  for (const s of scenarios) {
+    const check = /check (\w+) failed/.exec(s.message ?? '')?.[1];
+    if (check) counts[check] = (counts[check] ?? 0) + 1;
   }
-  console.log(`\nper-rule report\n${lines.join('\n')}`);
-  const checked = new Set([...results.keys(), ...extraChecked]);
+  return counts;
+}
+
+export interface Report {
+  rules: { rule: string; status: Status | 'xfail' | 'xpass'; expectedFailureReason?: string; scenarios: ScenarioResult[] }[];
+  scenarios: ScenarioResult[];
+  summary: {
+    rulesChecked: number;
+    rulesPassed: number;
+    rulesFailed: number;
+    expectedFailures: number;
+    unexpectedPasses: number;
+    scenariosPassed: number;
+    scenariosFailed: number;
+    untaggedScenarios: number;
+    catalogueRules: number;
+    testableRules: number;
+    rulesWithoutCheck: number;
+    /** Problems that fail the run: unexpected failures, expected failures that passed, untagged failures, unknown rules in expected-failures.yaml. */
+    problems: number;
+  };
+  checks: Record<string, number>;
+  expectedFailuresUnknown: string[];
+  withoutCheck: string[];
+}
+
+/**
+ * Builds the per-rule report. `staticallyNamed` are rules a check exists for but that this run did not execute
+ * (properties when no vitest report was given, @wip scenarios): they are not "without a check".
+ */
+export function buildReport(scenarios: ScenarioResult[], expected: Map<string, string>, staticallyNamed: Set<string> = new Set()): Report {
+  const catalogue = loadRules();
+  const known = new Set(catalogue.map((r) => r.id));
+  const results = ruleResults(scenarios);
+  const rules: Report['rules'] = [];
+  let unexpected = 0;
+  let xpass = 0;
+  for (const r of [...results.values()].sort((a, b) => a.rule.localeCompare(b.rule))) {
+    const reason = expected.get(r.rule);
+    let status: Report['rules'][number]['status'] = r.status;
+    if (reason !== undefined) {
+      status = r.status === 'failed' ? 'xfail' : 'xpass';
+      if (r.status === 'passed') xpass++;
+    } else if (r.status === 'failed') unexpected++;
+    rules.push({ rule: r.rule, status, ...(reason !== undefined ? { expectedFailureReason: reason } : {}), scenarios: r.scenarios });
+  }
+  const untagged = scenarios.filter((s) => !s.tags.some((t) => RULE_TAG.test(t)));
   const testable = catalogue.filter((r) => !r.untestable);
-  const unchecked = testable.filter((r) => !checked.has(r.id)).length;
-  const failed = [...results.values()].filter((r) => r.status === 'failed').length;
-  console.log(`\n${results.size} rules checked by scenarios, ${results.size - failed} passed, ${failed} failed (${[...results.keys()].filter((k) => expected.has(k)).length} expected); ${checked.size} of ${testable.length} testable catalogue rules checked (scenarios or properties), ${unchecked} not yet`);
-  return problems;
+  const withoutCheck = testable.filter((r) => !results.has(r.id) && !staticallyNamed.has(r.id)).map((r) => r.id);
+  return {
+    rules,
+    scenarios,
+    summary: {
+      rulesChecked: results.size,
+      rulesPassed: results.size - [...results.values()].filter((r) => r.status === 'failed').length,
+      rulesFailed: [...results.values()].filter((r) => r.status === 'failed').length,
+      expectedFailures: rules.filter((r) => r.status === 'xfail').length,
+      unexpectedPasses: xpass,
+      scenariosPassed: scenarios.filter((s) => s.status === 'passed').length,
+      scenariosFailed: scenarios.filter((s) => s.status === 'failed').length,
+      untaggedScenarios: untagged.length,
+      catalogueRules: catalogue.length,
+      testableRules: testable.length,
+      rulesWithoutCheck: withoutCheck.length,
+      problems: unexpected + xpass + untagged.filter((s) => s.status === 'failed').length + [...expected.keys()].filter((k) => !known.has(k)).length,
+    },
+    checks: checkFailures(scenarios),
+    expectedFailuresUnknown: [...expected.keys()].filter((k) => !known.has(k)),
+    withoutCheck,
+  };
+}
+
+const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+const STATUS_TEXT: Record<string, string> = { passed: 'passed', failed: 'failed', xfail: 'xfail', xpass: 'XPASS (remove it from expected-failures.yaml)' };
+
+/** The report as written to reports/conformance.json: rules name their scenarios, each scenario appears once. */
+export function reportJson(report: Report): unknown {
+  const where = (s: ScenarioResult) => `${s.uri}${s.line ? `:${s.line}` : ''}`;
+  return {
+    ...report,
+    rules: report.rules.map((r) => ({ ...r, scenarios: r.scenarios.map((s) => ({ name: s.name, where: where(s), status: s.status })) })),
+    scenarios: report.scenarios.map((s) => ({ ...s, where: where(s) })),
+  };
+}
+
+/** Prints the per-rule table and the summary. */
+export function printReport(report: Report, log: (line: string) => void = console.log): void {
+  const width = Math.max(8, ...report.rules.map((r) => r.rule.length)) + 2;
+  log(`\n${'rule-id'.padEnd(width)}${'status'.padEnd(8)} scenarios`);
+  for (const r of report.rules) {
+    const counts = r.scenarios.length === 1 ? '1 scenario' : `${r.scenarios.length} scenarios`;
+    log(`${r.rule.padEnd(width)}${STATUS_TEXT[r.status]!.padEnd(8)} ${counts}${r.expectedFailureReason ? ` — expected: ${clip(r.expectedFailureReason, 100)}` : ''}`);
+  }
+  const s = report.summary;
+  const failedChecks = Object.entries(report.checks).filter(([, n]) => n > 0);
+  if (failedChecks.length) log(`\ngeneric check failures: ${failedChecks.map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  if (report.expectedFailuresUnknown.length) log(`\nexpected-failures.yaml names rules that are not in the catalogue: ${report.expectedFailuresUnknown.join(', ')}`);
+  if (s.untaggedScenarios) log(`\n${s.untaggedScenarios} scenario(s) name no @rule tag`);
+  log(
+    `\n${s.rulesChecked} rules checked, ${s.rulesPassed} passed, ${s.rulesFailed} failed (${s.expectedFailures} expected, ${s.unexpectedPasses} unexpectedly passing); ` +
+      `${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)`,
+  );
+  if (report.withoutCheck.length) log(`without a check: ${report.withoutCheck.join(', ')}`);
+  log(`${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed`);
 }

@@ -2,7 +2,7 @@
 // with a one-line replay on failure.
 import { inject } from 'vitest';
 import fc from 'fast-check';
-import { FixturesClient } from '../lib/fixtures-client.js';
+import { FixturesClient, type WorldRequest } from '../lib/fixtures-client.js';
 import { McpConnection } from '../lib/mcp-client.js';
 
 export const url = () => inject('siteMcpUrl');
@@ -15,7 +15,7 @@ export function params<T>(numRuns: number): fc.Parameters<T> {
   return {
     seed,
     numRuns,
-    endOnFailure: true,
+    // Shrinking is on: a failure is reported with a minimal counterexample (each shrink step hits HTTP).
     reporter: (details) => {
       if (details.failed) {
         throw new Error(`${fc.defaultReportMessage(details)}\nreplay: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);
@@ -24,7 +24,7 @@ export function params<T>(numRuns: number): fc.Parameters<T> {
   };
 }
 
-export async function worldWithSite(options: Record<string, unknown> = {}) {
+export async function worldWithSite(options: Partial<WorldRequest> = {}) {
   const fx = fixtures();
   const world = await fx.world({
     advancedEditorGrant: true,

@@ -1,39 +1,63 @@
-// Arranging worlds through the fixtures protocol: tenants, users, roles, settings, connections, clock.
-import { Given, When } from '@cucumber/cucumber';
+// Arranging worlds through the fixtures protocol: tenants, users, roles, settings, connections, clock, edits
+// made in the app and decisions made by a signed-in owner. Every fixture call that fails fails the step.
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { FixturesError, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 
-async function addWorld(world: SiteWorld, request: unknown) {
+const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+
+async function addWorld(world: SiteWorld, request: WorldRequest) {
   world.worlds.push(await world.fixtures.world(request));
 }
 
 Given('a workspace:', async function (this: SiteWorld, doc: string) {
-  await addWorld(this, JSON.parse(doc));
+  await addWorld(this, JSON.parse(this.resolve(doc)) as WorldRequest);
 });
 
 Given('a workspace with an owner {string} and a site {string}', async function (this: SiteWorld, owner: string, site: string) {
   await addWorld(this, { users: [{ key: owner }], sites: [{ key: site, members: { [owner]: 'owner' }, published: true }] });
 });
 
-async function connect(world: SiteWorld, name: string, userKey: string, request: Record<string, unknown>) {
+async function connect(world: SiteWorld, name: string, userKey: string, request: Omit<ConnectionRequest, 'userId'>): Promise<ConnectionCreated> {
   const created = await world.fixtures.connection({ userId: world.user(userKey).userId, ...request });
   world.connections.set(name, { connectionId: created.connectionId, token: created.token, userKey, mcp: new McpConnection(world.url, created.token) });
   world.remembered.set(`token:${name}`, created.token);
   world.remembered.set(`created:${name}`, created);
+  return created;
 }
 
-const scopeList = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
-
 Given('{string} has a connection {string} to {string} with scopes {string}', async function (this: SiteWorld, user: string, name: string, site: string, scopes: string) {
-  await connect(this, name, user, { websiteId: this.site(site).websiteId, scopes: scopeList(scopes) });
+  await connect(this, name, user, { websiteId: this.site(site).websiteId, scopes: list(scopes) });
+});
+
+Given('{string} has a connection {string} to {string} with preset {string}', async function (this: SiteWorld, user: string, name: string, site: string, preset: string) {
+  await connect(this, name, user, { websiteId: this.site(site).websiteId, preset });
 });
 
 Given('{string} has a workspace connection {string} from {string} with scopes {string}', async function (this: SiteWorld, user: string, name: string, site: string, scopes: string) {
-  await connect(this, name, user, { websiteId: this.site(site).websiteId, reach: 'workspace', scopes: scopeList(scopes) });
+  await connect(this, name, user, { websiteId: this.site(site).websiteId, reach: 'workspace', scopes: list(scopes) });
 });
 
 Given('{string} has a connection {string}:', async function (this: SiteWorld, user: string, name: string, doc: string) {
-  await connect(this, name, user, JSON.parse(this.resolve(doc)));
+  await connect(this, name, user, JSON.parse(this.resolve(doc)) as ConnectionRequest);
+});
+
+Then('{string} cannot create a connection to {string}', async function (this: SiteWorld, user: string, site: string) {
+  await assert.rejects(
+    this.fixtures.connection({ userId: this.user(user).userId, websiteId: this.site(site).websiteId }),
+    (e) => e instanceof FixturesError && e.code === 'owner_only',
+    `${user} must be refused with owner_only when creating a connection to ${site}`,
+  );
+});
+
+When('{string} cannot create a connection with reach {string}', async function (this: SiteWorld, user: string, reach: string) {
+  await assert.rejects(
+    this.fixtures.connection({ userId: this.user(user).userId, reach: reach as ConnectionRequest['reach'] }),
+    (e) => e instanceof FixturesError && e.code === 'validation_failed',
+    `reach ${reach} must be refused with validation_failed`,
+  );
 });
 
 When('the role of {string} on {string} becomes {string}', async function (this: SiteWorld, user: string, site: string, role: string) {
@@ -45,16 +69,20 @@ When('{string} loses access to {string}', async function (this: SiteWorld, user:
 });
 
 When('the workspace of {string} changes settings:', async function (this: SiteWorld, user: string, doc: string) {
-  await this.fixtures.settings(this.user(user).workspaceId, JSON.parse(doc));
+  await this.fixtures.settings(this.user(user).workspaceId, JSON.parse(doc) as WorkspaceSettingsRequest);
 });
 
 When('the clock of the workspace of {string} advances {int} seconds', async function (this: SiteWorld, user: string, seconds: number) {
   await this.fixtures.advanceClock(this.user(user).workspaceId, seconds);
 });
 
+When('the clock of the workspace of {string} advances {int} days', async function (this: SiteWorld, user: string, days: number) {
+  await this.fixtures.advanceClock(this.user(user).workspaceId, days * 86_400);
+});
+
 When('{string} edits {string} field {string} in the app to {string}', async function (this: SiteWorld, user: string, sectionRef: string, field: string, text: string) {
   const [site] = sectionRef.split('/');
-  await this.fixtures.appEdit({ userId: this.user(user).userId, websiteId: this.site(site!).websiteId, sectionId: this.resolve(`{{section:${sectionRef}}}`), field, text });
+  await this.fixtures.appEdit({ userId: this.user(user).userId, websiteId: this.site(site!).websiteId, sectionId: this.resolve(`{{section:${sectionRef}}}`), field, text: this.resolve(text) });
 });
 
 When('{string} approves the plan', async function (this: SiteWorld, user: string) {
@@ -70,6 +98,16 @@ When('{string} tries to approve the plan', async function (this: SiteWorld, user
   }
 });
 
+async function rememberState(world: SiteWorld, site: string) {
+  const state = await world.fixtures.siteState(world.site(site).websiteId);
+  world.remembered.set(`published:${site}`, state.publishedFingerprint);
+  world.remembered.set(`state:${site}`, state);
+}
+
 Given('the published state of {string} is remembered', async function (this: SiteWorld, site: string) {
-  this.remembered.set(`published:${site}`, (await this.fixtures.siteState(this.site(site).websiteId)).publishedFingerprint);
+  await rememberState(this, site);
+});
+
+Given('the state of {string} is remembered', async function (this: SiteWorld, site: string) {
+  await rememberState(this, site);
 });

@@ -1,76 +1,122 @@
-// Steps that read the catalogue a server advertises: tools/list, resources, prompts.
+// Steps that read what a server advertises: tools/list, resources and prompts.
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
+import { jsonRpcMessages, rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
+import { loadJson } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
 
-async function anyClient(world: SiteWorld) {
+const RESOURCES = loadJson<{ resources: { uri: string; tool: string }[] }>('resources.json').resources;
+
+function anyConnection(world: SiteWorld): McpConnection {
   const first = [...world.connections.values()][0];
   if (!first) throw new Error('this step needs a connection');
-  return first.mcp.client();
+  return first.mcp;
 }
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean).sort();
 
+// ── resources ────────────────────────────────────────────────────────────────────────────────────────────
+
 Then('the resources are exactly {string}', async function (this: SiteWorld, uris: string) {
-  const { resources } = await (await anyClient(this)).listResources();
+  const { resources } = await anyConnection(this).listResources();
   assert.deepEqual(resources.map((r) => r.uri).sort(), list(uris));
 });
 
+// Each resource mirrors a site:read tool (spec/resources.json): reading it answers what the tool answers.
+Then('every resource of {string} answers what its tool answers', async function (this: SiteWorld, name: string) {
+  const mcp = this.connection(name).mcp;
+  const { resources } = await mcp.listResources();
+  assert.ok(resources.length > 0, 'no resources listed');
+  for (const { uri } of resources) {
+    const spec = RESOURCES.find((r) => r.uri === uri);
+    assert.ok(spec, `${uri} is not a resource of spec/resources.json`);
+    const { envelope } = await mcp.readResource(uri);
+    assert.ok(envelope, `${uri} is not the JSON envelope`);
+    assert.equal(envelope.ok, true, `${uri}: ${JSON.stringify(envelope.error)}`);
+    const { envelope: viaTool } = await mcp.callTool(spec.tool, {});
+    assert.deepEqual(envelope, viaTool, `${uri} differs from ${spec.tool}`);
+  }
+});
+
 Then('the resource {string} of {string} shows website {string}', async function (this: SiteWorld, uri: string, name: string, websiteId: string) {
-  const result = await (await this.connection(name).mcp.client()).readResource({ uri });
-  const envelope = JSON.parse(String((result.contents[0] as { text?: string }).text));
-  assert.equal(envelope.ok, true, JSON.stringify(envelope));
-  assert.equal(envelope.data.websiteId, this.resolve(websiteId));
+  const { envelope } = await this.connection(name).mcp.readResource(uri);
+  assert.equal(envelope?.ok, true, JSON.stringify(envelope));
+  assert.equal(envelope!.data.websiteId, this.resolve(websiteId));
 });
 
 Then('the resource {string} of {string} is refused with {string}', async function (this: SiteWorld, uri: string, name: string, code: string) {
-  const result = await (await this.connection(name).mcp.client()).readResource({ uri });
-  const envelope = JSON.parse(String((result.contents[0] as { text?: string }).text));
-  assert.equal(envelope.ok, false);
-  assert.equal(envelope.error.code, code);
+  const { envelope } = await this.connection(name).mcp.readResource(uri);
+  assert.equal(envelope?.ok, false, `${uri} was read: ${JSON.stringify(envelope).slice(0, 200)}`);
+  assert.equal(envelope!.error!.code, code);
 });
 
+// ── prompts ──────────────────────────────────────────────────────────────────────────────────────────────
+
 Then('the prompts are exactly {string}', async function (this: SiteWorld, names: string) {
-  const { prompts } = await (await anyClient(this)).listPrompts();
+  const { prompts } = await anyConnection(this).listPrompts();
   assert.deepEqual(prompts.map((p) => p.name).sort(), list(names));
 });
 
-Then('the prompt {string} of {string} returns guidance', async function (this: SiteWorld, prompt: string, name: string) {
-  const result = await (await this.connection(name).mcp.client()).getPrompt({ name: prompt, arguments: { topic: 'our new oven', season: 'summer' } });
-  const text = result.messages.map((m) => (m.content as { text?: string }).text ?? '').join('\n');
-  assert.ok(text.length > 40, 'a prompt must carry guidance text');
+Then('every prompt of {string} returns guidance that uses its arguments', async function (this: SiteWorld, name: string) {
+  const mcp = this.connection(name).mcp;
+  const { prompts } = await mcp.listPrompts();
+  assert.ok(prompts.length > 0, 'no prompts listed');
+  for (const prompt of prompts) {
+    const args = Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, `${a.name}-${this.randomWord(6)}`]));
+    const result = await mcp.getPrompt(prompt.name, args);
+    const text = result.messages.map((m) => (m.content as { text?: string }).text ?? '').join('\n');
+    assert.ok(text.length > 40, `${prompt.name} carries no guidance text`);
+    for (const value of Object.values(args)) assert.ok(text.includes(value), `${prompt.name} ignores its argument ${value}`);
+  }
 });
 
+// ── tools/list ───────────────────────────────────────────────────────────────────────────────────────────
+
 Then('no tool name matches {string}', async function (this: SiteWorld, pattern: string) {
-  const { tools } = await (await anyClient(this)).listTools();
-  assert.ok(tools.length > 0);
+  const { tools } = await anyConnection(this).listTools();
+  assert.ok(tools.length > 0, 'tools/list is empty');
   const re = new RegExp(pattern);
   assert.deepEqual(tools.map((t) => t.name).filter((n) => re.test(n)), []);
 });
 
 Then('no tool input has a property matching {string}', async function (this: SiteWorld, pattern: string) {
-  const { tools } = await (await anyClient(this)).listTools();
+  const { tools } = await anyConnection(this).listTools();
   const re = new RegExp(pattern, 'i');
   const offending: string[] = [];
-  const visit = (name: string, schema: unknown): void => {
+  const visit = (name: string, schema: unknown, path: string): void => {
     if (!schema || typeof schema !== 'object') return;
     const props = (schema as { properties?: Record<string, unknown> }).properties ?? {};
     for (const [key, sub] of Object.entries(props)) {
-      if (re.test(key)) offending.push(`${name}.${key}`);
-      visit(name, sub);
+      if (re.test(key)) offending.push(`${name}${path}.${key}`);
+      visit(name, sub, `${path}.${key}`);
     }
-    for (const k of ['oneOf', 'anyOf', 'allOf', 'items']) {
+    for (const k of ['oneOf', 'anyOf', 'allOf', 'items', 'additionalProperties', 'then', 'else']) {
       const v = (schema as Record<string, unknown>)[k];
-      for (const sub of Array.isArray(v) ? v : v ? [v] : []) visit(name, sub);
+      for (const sub of Array.isArray(v) ? v : v ? [v] : []) visit(name, sub, path);
     }
   };
-  for (const t of tools) visit(t.name, t.inputSchema);
+  for (const t of tools) visit(t.name, t.inputSchema, '');
   assert.deepEqual(offending, []);
 });
 
-Then('the serialized tools\\/list result is at most {int} characters', async function (this: SiteWorld, max: number) {
-  const result = await (await anyClient(this)).listTools();
-  const size = JSON.stringify(result).length;
-  this.attach(`tools/list: ${size} characters`);
+Then('every tool input schema in tools\\/list is a plain object', async function (this: SiteWorld) {
+  const { tools } = await anyConnection(this).listTools();
+  const offending = tools
+    .filter((t) => {
+      const s = t.inputSchema as Record<string, unknown>;
+      return s.type !== 'object' || typeof s.properties !== 'object' || ['oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not'].some((k) => k in s);
+    })
+    .map((t) => t.name);
+  assert.deepEqual(offending, [], 'input schemas must be plain objects with root properties and no root combinators or conditionals');
+});
+
+Then('the serialized tools\\/list result of {string} is at most {int} characters', async function (this: SiteWorld, name: string, max: number) {
+  // Measured over the wire: the result of a raw tools/list exactly as the server serialized it.
+  const answer = await rawMcpPost(this.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { authorization: `Bearer ${this.connection(name).token}` });
+  assert.equal(answer.status, 200, answer.text.slice(0, 300));
+  const message = jsonRpcMessages(answer)[0] as { result?: { tools?: unknown[] } } | undefined;
+  assert.ok(message?.result?.tools?.length, `tools/list answered no tools: ${answer.text.slice(0, 300)}`);
+  const size = JSON.stringify(message.result).length;
+  this.attach(`tools/list: ${size} characters (${message.result.tools.length} tools; HTTP body ${answer.text.length})`);
   assert.ok(size <= max, `tools/list is ${size} characters`);
 });

@@ -1,24 +1,49 @@
 // The scenario world: the target, a fixtures client, every named user, site, page, section, record and
-// connection the scenario made, and the last answer. Placeholders {{site:main}}, {{page:main/home}},
-// {{section:main/home/hero}}, {{user:olive}}, {{record:main/leads/0}}, {{plan}}, {{workspace:olive}} resolve
-// against it, so feature files stay readable and never hard-code ids.
-import { After, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
+// connection the scenario made, the last answer, and a PRNG seeded from the run's seed and the scenario name
+// (so a replay with --seed reproduces the same random data). Placeholders in step arguments and docstrings
+// resolve against it, so feature files stay readable and never hard-code ids:
+//   {{site:main}} {{page:main/home}} {{section:main/home/hero}} {{record:main/leads/0}} {{user:olive}}
+//   {{workspace:olive}} {{plan}} {{base}} (the target's base address) {{host:shop}} {{remembered:key}} {{random:label}} {{repeat:x:1000}}
+import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
-import { McpConnection, type Envelope } from '../../conformance/lib/mcp-client.js';
+import type { Envelope, HttpAnswer, McpConnection } from '../../conformance/lib/mcp-client.js';
 
 setDefaultTimeout(60_000);
 
 export interface NamedConnection { connectionId: string; token: string; userKey: string; mcp: McpConnection }
+export interface LastCall { tool?: string; connection?: string; args?: Record<string, unknown>; envelope?: Envelope }
+
+/** mulberry32: a small, good-enough PRNG for test data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
 
 export class SiteWorld extends World {
   readonly url: string;
   readonly fixtures: FixturesClient;
+  readonly seed: number;
   readonly worlds: WorldResponse[] = [];
   readonly connections = new Map<string, NamedConnection>();
   readonly remembered = new Map<string, unknown>();
-  last: { tool?: string; connection?: string; envelope?: Envelope } = {};
-  lastHttp: { status: number; headers: Headers; text: string; json: unknown } | undefined;
+  last: LastCall = {};
+  /** The envelopes of the last repeated call ("calls X N times"), in completion order. */
+  lastBatch: Envelope[] = [];
+  lastHttp: HttpAnswer | undefined;
   lastPlanId: string | undefined;
+  random: () => number = Math.random;
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -27,6 +52,7 @@ export class SiteWorld extends World {
     if (!url || !secret) throw new Error('SITE_MCP_URL and SITE_MCP_FIXTURES_SECRET must be set (run through `npm run conformance`).');
     this.url = url;
     this.fixtures = new FixturesClient(url, secret);
+    this.seed = Number(process.env.SITE_MCP_SEED ?? 0);
   }
 
   user(key: string) {
@@ -45,33 +71,50 @@ export class SiteWorld extends World {
     return c;
   }
 
+  /** A random token of lower-case letters and digits from the scenario's seeded PRNG. */
+  randomWord(length = 8): string {
+    return Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(this.random() * 36)]).join('');
+  }
+
   resolve(text: string): string {
     return text.replace(/\{\{(\w+)(?::([^}]+))?\}\}/g, (_, kind: string, ref: string | undefined) => {
       const parts = (ref ?? '').split('/');
+      const need = <T>(value: T | undefined, what: string): T => {
+        if (value === undefined) throw new Error(`{{${kind}:${ref}}}: no ${what} in this scenario`);
+        return value;
+      };
       switch (kind) {
         case 'site':
           return this.site(parts[0]!).websiteId;
         case 'page':
-          return this.site(parts[0]!).pages[parts[1]!]!.pageId;
+          return need(this.site(parts[0]!).pages[parts[1]!], `page ${parts[1]}`).pageId;
         case 'section':
-          return this.site(parts[0]!).pages[parts[1]!]!.sections[parts[2]!]!;
+          return need(need(this.site(parts[0]!).pages[parts[1]!], `page ${parts[1]}`).sections[parts[2]!], `section ${parts[2]}`);
         case 'record':
-          return this.site(parts[0]!).records[parts[1]!]![Number(parts[2])]!;
+          return need(need(this.site(parts[0]!).records[parts[1]!], `records ${parts[1]}`)[Number(parts[2])], `record ${ref}`);
         case 'user':
           return this.user(parts[0]!).userId;
         case 'workspace':
           return this.user(parts[0]!).workspaceId;
         case 'plan':
-          if (!this.lastPlanId) throw new Error('no plan was prepared in this scenario');
-          return this.lastPlanId;
-        case 'host': {
-          // A hostname unique to this scenario, stable within it: {{host:shop}} → shop-<random>.example.test
-          const key = `host:${parts[0]}`;
-          if (!this.remembered.has(key)) this.remembered.set(key, `${parts[0]}-${Math.random().toString(36).slice(2, 10)}.example.test`);
+          return need(this.lastPlanId, 'prepared plan');
+        case 'base':
+          return this.url;
+        case 'host':
+        case 'random': {
+          // Unique to this scenario, stable within it, reproducible from the seed:
+          // {{host:shop}} → shop-<random>.example.test, {{random:name}} → <random>
+          const key = `${kind}:${parts[0]}`;
+          if (!this.remembered.has(key)) this.remembered.set(key, kind === 'host' ? `${parts[0]}-${this.randomWord()}.example.test` : this.randomWord());
           return String(this.remembered.get(key));
         }
+        case 'repeat': {
+          // {{repeat:x:1000}} → 1000 times "x" (for oversized arguments)
+          const [chars, times] = (ref ?? '').split(':');
+          return need(chars, 'text').repeat(Number(times));
+        }
         case 'remembered':
-          return String(this.remembered.get(parts[0]!));
+          return String(need(this.remembered.get(ref!), `remembered value ${ref}`));
         default:
           throw new Error(`unknown placeholder {{${kind}}}`);
       }
@@ -80,6 +123,10 @@ export class SiteWorld extends World {
 }
 
 setWorldConstructor(SiteWorld);
+
+Before(function (this: SiteWorld, { pickle }) {
+  this.random = prng(hash(`${this.seed}:${pickle.name}`));
+});
 
 After(async function (this: SiteWorld) {
   await Promise.all([...this.connections.values()].map((c) => c.mcp.close()));

@@ -1,0 +1,87 @@
+// Protocol- and HTTP-level steps: raw posts to the MCP endpoint (401s, malformed JSON-RPC), public GETs,
+// status, headers and bodies, and OAuth discovery.
+import assert from 'node:assert/strict';
+import { Then, When } from '@cucumber/cucumber';
+import { jsonRpcMessages, rawMcpPost, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
+import type { SiteWorld } from '../support/world.js';
+import { parse, pointer } from '../support/json.js';
+
+function lastHttp(world: SiteWorld): HttpAnswer {
+  assert.ok(world.lastHttp, 'no HTTP request was made yet in this scenario');
+  return world.lastHttp;
+}
+
+When('a client posts {string} to the MCP endpoint with token {string}', async function (this: SiteWorld, body: string, token: string) {
+  this.lastHttp = await rawMcpPost(this.url, this.resolve(body), token ? { authorization: `Bearer ${this.resolve(token)}` } : {});
+});
+
+When('an unauthenticated client posts {string} to the MCP endpoint', async function (this: SiteWorld, body: string) {
+  this.lastHttp = await rawMcpPost(this.url, this.resolve(body));
+});
+
+When('{string} posts to the MCP endpoint:', async function (this: SiteWorld, name: string, doc: string) {
+  this.lastHttp = await rawMcpPost(this.url, this.resolve(doc), { authorization: `Bearer ${this.connection(name).token}` });
+});
+
+When('a client GETs {string}', async function (this: SiteWorld, path: string) {
+  this.lastHttp = await readAnswer(await fetch(`${this.url}${this.resolve(path)}`));
+});
+
+When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {
+  this.lastHttp = await readAnswer(await fetch(String(pointer(this.last.envelope?.data, path))));
+});
+
+Then('the HTTP status is {int}', function (this: SiteWorld, status: number) {
+  assert.equal(lastHttp(this).status, status, lastHttp(this).text.slice(0, 300));
+});
+
+Then('the HTTP status is below {int}', function (this: SiteWorld, status: number) {
+  assert.ok(lastHttp(this).status < status, `HTTP ${lastHttp(this).status}: ${lastHttp(this).text.slice(0, 300)}`);
+});
+
+Then('the response header {string} contains {string}', function (this: SiteWorld, header: string, text: string) {
+  const value = lastHttp(this).headers.get(header);
+  assert.ok(value?.includes(this.resolve(text)), `${header}: ${value}`);
+});
+
+Then('the response header {string} equals {string}', function (this: SiteWorld, header: string, text: string) {
+  assert.equal(lastHttp(this).headers.get(header), this.resolve(text));
+});
+
+Then('the response JSON at {string} equals {string}', function (this: SiteWorld, path: string, expected: string) {
+  assert.deepEqual(pointer(lastHttp(this).json, path), parse(this.resolve(expected)));
+});
+
+Then('the response body contains {string}', function (this: SiteWorld, text: string) {
+  assert.ok(lastHttp(this).text.includes(this.resolve(text)), lastHttp(this).text.slice(0, 300));
+});
+
+Then('the response body does not contain {string}', function (this: SiteWorld, text: string) {
+  assert.ok(!lastHttp(this).text.includes(this.resolve(text)), `the body contains ${text}`);
+});
+
+// JSON-RPC 2.0's client-side error codes: parse error, invalid request, method not found, invalid params.
+// -32603 (internal error) is a server error and does not count.
+const CLIENT_ERRORS = new Set([-32700, -32600, -32601, -32602]);
+
+Then('the answer is a JSON-RPC client error', function (this: SiteWorld) {
+  const answer = lastHttp(this);
+  assert.ok(answer.status < 500, `HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+  const errors = jsonRpcMessages(answer)
+    .map((m) => (m as { error?: { code?: number } }).error)
+    .filter((e): e is { code?: number } => Boolean(e));
+  assert.ok(errors.length > 0, `HTTP ${answer.status} with no JSON-RPC error: ${JSON.stringify(answer.text.slice(0, 300))}`);
+  assert.ok(CLIENT_ERRORS.has(errors[0]!.code!), `JSON-RPC error ${errors[0]!.code} is not a client error (-32700, -32600, -32601, -32602): ${answer.text.slice(0, 300)}`);
+});
+
+Then('the protected-resource metadata names the MCP endpoint and an authorization server that offers dynamic client registration', async function (this: SiteWorld) {
+  const prm = (await (await fetch(`${this.url}/.well-known/oauth-protected-resource/api/mcp`)).json()) as { resource: string; authorization_servers?: string[] };
+  assert.equal(prm.resource, `${this.url}/api/mcp`);
+  const issuer = prm.authorization_servers?.[0];
+  assert.ok(issuer, 'no authorization server listed');
+  const discovery = await fetch(`${issuer}/.well-known/openid-configuration`).then((r) => (r.ok ? r : fetch(`${issuer}/.well-known/oauth-authorization-server`)));
+  assert.ok(discovery.ok, `the authorization server ${issuer} publishes no metadata`);
+  const meta = (await discovery.json()) as { registration_endpoint?: string; code_challenge_methods_supported?: string[] };
+  assert.ok(meta.registration_endpoint, 'no registration_endpoint: dynamic client registration is required');
+  assert.ok(meta.code_challenge_methods_supported?.includes('S256'), 'PKCE S256 is required by OAuth 2.1');
+});

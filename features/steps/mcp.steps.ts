@@ -1,0 +1,157 @@
+// Acting over MCP and asserting on the answer. Every call runs the generic checks (conformance/lib/checks.ts)
+// before any assertion here. Negative scenarios assert the exact error code.
+import assert from 'node:assert/strict';
+import { Then, When } from '@cucumber/cucumber';
+import type { Envelope } from '../../conformance/lib/mcp-client.js';
+import type { SiteWorld } from '../support/world.js';
+import { parse, pointer, subsetMismatch } from '../support/json.js';
+
+async function call(world: SiteWorld, name: string, tool: string, args: Record<string, unknown>) {
+  const { envelope } = await world.connection(name).mcp.callTool(tool, args);
+  world.last = { tool, connection: name, args, envelope };
+  const planId = envelope.ok ? (envelope.data as { planId?: string } | undefined)?.planId : undefined;
+  if (planId && tool.startsWith('prepare_')) world.lastPlanId = planId;
+}
+
+const args = (world: SiteWorld, doc: string) => JSON.parse(world.resolve(doc)) as Record<string, unknown>;
+
+When('{string} calls {string}', async function (this: SiteWorld, name: string, tool: string) {
+  await call(this, name, tool, {});
+});
+
+When('{string} calls {string} with:', async function (this: SiteWorld, name: string, tool: string, doc: string) {
+  await call(this, name, tool, args(this, doc));
+});
+
+async function repeat(world: SiteWorld, name: string, tool: string, times: number, callArgs: Record<string, unknown>) {
+  // Concurrent batches keep a scenario that needs hundreds of calls fast; the answers are kept for
+  // "every one of those calls succeeds".
+  world.lastBatch = [];
+  const connection = world.connection(name).mcp;
+  for (let done = 0; done < times; done += 20) {
+    const batch = await Promise.all(Array.from({ length: Math.min(20, times - done) }, () => connection.callTool(tool, callArgs)));
+    world.lastBatch.push(...batch.map((b) => b.envelope));
+  }
+}
+
+When('{string} calls {string} {int} times', async function (this: SiteWorld, name: string, tool: string, times: number) {
+  await repeat(this, name, tool, times, {});
+});
+
+When('{string} calls {string} {int} times with:', async function (this: SiteWorld, name: string, tool: string, times: number, doc: string) {
+  await repeat(this, name, tool, times, args(this, doc));
+});
+
+When('{string} calls {string} with a snapshot of {int} bytes', async function (this: SiteWorld, name: string, tool: string, bytes: number) {
+  const filler = 'x'.repeat(8000);
+  const items = Array.from({ length: Math.ceil(bytes / 8000) }, (_, i) => ({ n: i, text: filler }));
+  const snapshot = { format: 'PortableSiteV1', site: { name: 'Big' }, pages: [], collections: [{ key: 'big', name: 'Big', items }] };
+  await call(this, name, tool, { snapshot });
+});
+
+const describeLast = (world: SiteWorld) => `${world.last.connection} → ${world.last.tool}`;
+
+function lastEnvelope(world: SiteWorld): Envelope {
+  assert.ok(world.last.envelope, 'no tool was called yet in this scenario');
+  return world.last.envelope;
+}
+
+Then('the call succeeds', function (this: SiteWorld) {
+  const env = lastEnvelope(this);
+  assert.ok(env.ok, `${describeLast(this)} failed: ${JSON.stringify(env.error)}`);
+});
+
+Then('the call fails with {string}', function (this: SiteWorld, code: string) {
+  const env = lastEnvelope(this);
+  assert.equal(env.ok, false, `${describeLast(this)} succeeded but must fail with ${code}: ${JSON.stringify(env.data ?? null).slice(0, 200)}`);
+  assert.equal(env.error!.code, code, `${describeLast(this)}: ${env.error!.message}`);
+  assert.ok(env.error!.message.length > 10, 'the error message must tell a person what happened and what to do');
+});
+
+Then('the error details name {string}', function (this: SiteWorld, name: string) {
+  const issues = (lastEnvelope(this).error?.details?.issues ?? []) as { path?: string; message?: string }[];
+  assert.ok(issues.length > 0, `no details.issues in ${JSON.stringify(lastEnvelope(this).error)}`);
+  assert.ok(
+    issues.some((i) => `${i.path ?? ''} ${i.message ?? ''}`.includes(name)),
+    `no issue names ${name}: ${JSON.stringify(issues)}`,
+  );
+});
+
+Then('every one of those calls succeeds', function (this: SiteWorld) {
+  assert.ok(this.lastBatch.length > 0, 'no repeated calls were made');
+  const failed = this.lastBatch.filter((e) => !e.ok);
+  assert.equal(failed.length, 0, `${failed.length} of ${this.lastBatch.length} calls failed, first: ${JSON.stringify(failed[0]?.error)}`);
+});
+
+Then('the data at {string} equals {string}', function (this: SiteWorld, path: string, expected: string) {
+  assert.deepEqual(pointer(lastEnvelope(this).data, path), parse(this.resolve(expected)), `data at ${path}`);
+});
+
+Then('the data at {string} has {int} items', function (this: SiteWorld, path: string, count: number) {
+  const value = pointer(lastEnvelope(this).data, path);
+  assert.ok(Array.isArray(value), `${path} is not an array: ${JSON.stringify(value)?.slice(0, 200)}`);
+  assert.equal(value.length, count, `${path} has ${value.length} items`);
+});
+
+Then('the data at {string} is a(n) {word}', function (this: SiteWorld, path: string, kind: string) {
+  const value = pointer(lastEnvelope(this).data, path);
+  const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) && kind === 'integer' ? 'integer' : typeof value;
+  assert.equal(actual, kind, `data at ${path} is ${JSON.stringify(value)?.slice(0, 100)}`);
+});
+
+Then('the data matches:', function (this: SiteWorld, doc: string) {
+  const mismatch = subsetMismatch(lastEnvelope(this).data, JSON.parse(this.resolve(doc)));
+  assert.equal(mismatch, undefined, `${describeLast(this)}: ${mismatch}`);
+});
+
+Then('the error details at {string} equals {string}', function (this: SiteWorld, path: string, expected: string) {
+  assert.deepEqual(pointer(lastEnvelope(this).error?.details, path), parse(this.resolve(expected)), `error details at ${path}`);
+});
+
+Then('the error details at {string} is a number from {int} to {int}', function (this: SiteWorld, path: string, min: number, max: number) {
+  const value = pointer(lastEnvelope(this).error?.details, path);
+  assert.equal(typeof value, 'number', `error details at ${path} is ${JSON.stringify(value)}, not a number`);
+  assert.ok((value as number) >= min && (value as number) <= max, `error details at ${path} is ${value}, expected ${min}..${max}`);
+});
+
+Then('the data contains {string}', function (this: SiteWorld, text: string) {
+  assert.ok(JSON.stringify(lastEnvelope(this).data).includes(this.resolve(text)), `data lacks ${text}`);
+});
+
+Then('the data does not contain {string}', function (this: SiteWorld, text: string) {
+  assert.ok(!JSON.stringify(lastEnvelope(this).data ?? null).includes(this.resolve(text)), `the data contains ${text}`);
+});
+
+Then('the answer does not contain {string}', function (this: SiteWorld, text: string) {
+  assert.ok(!JSON.stringify(lastEnvelope(this)).includes(this.resolve(text)), `the answer (data or error) contains ${text}`);
+});
+
+When('the data at {string} is remembered as {string}', function (this: SiteWorld, path: string, key: string) {
+  const value = pointer(lastEnvelope(this).data, path);
+  assert.notEqual(value, undefined, `no data at ${path}`);
+  this.remembered.set(key, value);
+});
+
+When('the answer is remembered as {string}', function (this: SiteWorld, key: string) {
+  this.remembered.set(key, lastEnvelope(this));
+  this.remembered.set(`args:${key}`, this.last.args ?? {});
+});
+
+Then('the answer equals the remembered {string} except {string}', function (this: SiteWorld, key: string, ignored: string) {
+  const strip = (e: unknown) => JSON.parse(JSON.stringify(e), (k, v) => (k === ignored ? undefined : v));
+  assert.deepEqual(strip(lastEnvelope(this)), strip(this.remembered.get(key)));
+});
+
+// Two answers "look the same" when they are equal once each call's own argument values are masked: the
+// answer about another tenant's id must not differ from the answer about a missing id in anything but the id.
+Then('the answer looks exactly like the remembered {string}', function (this: SiteWorld, key: string) {
+  const mask = (envelope: unknown, callArgs: Record<string, unknown>) => {
+    let text = JSON.stringify(envelope);
+    const values = Object.values(callArgs).filter((v): v is string => typeof v === 'string' && v.length >= 4);
+    for (const v of values.sort((a, b) => b.length - a.length)) text = text.split(JSON.stringify(v).slice(1, -1)).join('<arg>');
+    return JSON.parse(text) as unknown;
+  };
+  const remembered = this.remembered.get(key);
+  assert.ok(remembered, `nothing remembered as ${key}`);
+  assert.deepEqual(mask(lastEnvelope(this), this.last.args ?? {}), mask(remembered, this.remembered.get(`args:${key}`) as Record<string, unknown>));
+});

@@ -1,0 +1,129 @@
+// Asserting on what the service recorded, read through the fixtures protocol: activity entries, the draft and
+// live state of a site, plans, and connections as the Developers page shows them.
+import assert from 'node:assert/strict';
+import { Then } from '@cucumber/cucumber';
+import type { SiteState } from '../../conformance/lib/fixtures-client.js';
+import type { SiteWorld } from '../support/world.js';
+
+const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+
+async function entries(world: SiteWorld, name: string) {
+  return (await world.fixtures.activity(world.connection(name).connectionId)).entries;
+}
+const show = (es: Record<string, unknown>[]) => JSON.stringify(es.map((e) => `${e.name}/${e.outcome}${e.code ? `/${e.code}` : ''}`));
+
+// ── activity ─────────────────────────────────────────────────────────────────────────────────────────────
+
+Then('the activity of {string} has an entry for {string} with outcome {string}', async function (this: SiteWorld, name: string, tool: string, outcome: string) {
+  const es = await entries(this, name);
+  assert.ok(es.some((e) => e.name === this.resolve(tool) && e.outcome === outcome), `no ${tool}/${outcome} in ${show(es)}`);
+});
+
+Then('the activity of {string} has an entry for {string} with code {string}', async function (this: SiteWorld, name: string, tool: string, code: string) {
+  const es = await entries(this, name);
+  assert.ok(es.some((e) => e.name === this.resolve(tool) && e.code === code), `no ${tool} with code ${code} in ${show(es)}`);
+});
+
+Then('the activity of {string} has an entry for {string} with outcome {string} and code {string}', async function (this: SiteWorld, name: string, tool: string, outcome: string, code: string) {
+  const es = await entries(this, name);
+  assert.ok(es.some((e) => e.name === this.resolve(tool) && e.outcome === outcome && e.code === code), `no ${tool}/${outcome}/${code} in ${show(es)}`);
+});
+
+Then('the activity of {string} has {int} entries', async function (this: SiteWorld, name: string, count: number) {
+  const es = await entries(this, name);
+  assert.equal(es.length, count, show(es));
+});
+
+Then('the activity of {string} lists {string} in this order', async function (this: SiteWorld, name: string, tools: string) {
+  const es = await entries(this, name);
+  assert.deepEqual(es.map((e) => e.name), list(tools), show(es));
+});
+
+Then('no activity entry of {string} contains {string}', async function (this: SiteWorld, name: string, text: string) {
+  const es = await entries(this, name);
+  assert.ok(es.length > 0, 'no activity at all: nothing to check');
+  const needle = this.resolve(text);
+  const hit = es.find((e) => JSON.stringify(e).includes(needle));
+  assert.equal(hit, undefined, `an activity entry contains ${text}: ${JSON.stringify(hit)}`);
+});
+
+Then('the activity of {string} has {int} entries with credits spent', async function (this: SiteWorld, name: string, count: number) {
+  const es = await entries(this, name);
+  assert.equal(es.filter((e) => Number(e.creditsSpent ?? 0) > 0).length, count, JSON.stringify(es.map((e) => `${e.name}/${e.outcome}/${e.creditsSpent ?? 0}`)));
+});
+
+// ── site state ───────────────────────────────────────────────────────────────────────────────────────────
+
+Then('the published state of {string} is unchanged', async function (this: SiteWorld, site: string) {
+  const state = await this.fixtures.siteState(this.site(site).websiteId);
+  assert.ok(this.remembered.has(`published:${site}`), `the state of ${site} was not remembered first`);
+  assert.equal(state.publishedFingerprint, this.remembered.get(`published:${site}`), 'the live snapshot changed');
+});
+
+Then('the draft of {string} is unchanged', async function (this: SiteWorld, site: string) {
+  const before = this.remembered.get(`state:${site}`) as SiteState | undefined;
+  assert.ok(before, `the state of ${site} was not remembered first`);
+  const state = await this.fixtures.siteState(this.site(site).websiteId);
+  assert.equal(state.siteRevision, before.siteRevision, 'the site revision changed');
+  assert.equal(state.draftFingerprint, before.draftFingerprint, 'the draft changed');
+});
+
+Then('the site {string} is published at the current draft revision', async function (this: SiteWorld, site: string) {
+  const state = await this.fixtures.siteState(this.site(site).websiteId);
+  assert.equal(state.status, 'published');
+  assert.equal(state.publishedRevision, state.siteRevision);
+  assert.equal(state.publishedFingerprint, state.draftFingerprint);
+});
+
+Then('the site {string} is not published', async function (this: SiteWorld, site: string) {
+  assert.equal((await this.fixtures.siteState(this.site(site).websiteId)).status, 'unpublished');
+});
+
+// ── plans ────────────────────────────────────────────────────────────────────────────────────────────────
+
+Then('the plan is garbage-collected', async function (this: SiteWorld) {
+  const workspaceId = this.worlds[0]!.workspaceId;
+  await assert.rejects(this.fixtures.plan(this.resolve('{{plan}}'), workspaceId), (e: { status?: number }) => e.status === 404);
+});
+
+Then('the approval was refused', function (this: SiteWorld) {
+  assert.notEqual(this.remembered.get('decision'), 'accepted');
+});
+
+// ── connections as the Developers page shows them ───────────────────────────────────────────────────────
+
+Then('the connection view of {string} shows preset {string}', async function (this: SiteWorld, name: string, label: string) {
+  const view = await this.fixtures.connectionView(this.connection(name).connectionId);
+  assert.equal(view.presetLabel, label);
+});
+
+Then('the connection view of {string} shows reach {string}', async function (this: SiteWorld, name: string, reach: string) {
+  const view = await this.fixtures.connectionView(this.connection(name).connectionId);
+  assert.equal(view.reach, reach);
+});
+
+Then('the connection view of {string} lists scopes {string}', async function (this: SiteWorld, name: string, scopes: string) {
+  const view = await this.fixtures.connectionView(this.connection(name).connectionId);
+  assert.deepEqual([...view.scopes].sort(), list(scopes).sort());
+});
+
+Then('the token of {string} starts with a prefix ending in {string}', function (this: SiteWorld, name: string, suffix: string) {
+  const token = this.connection(name).token;
+  const prefix = /^[a-z]+_live_/.exec(token)?.[0];
+  assert.ok(prefix?.endsWith(suffix), `token ${token.slice(0, 12)}… has no prefix ending in ${suffix}`);
+});
+
+Then('no read of the connection {string} returns its token', async function (this: SiteWorld, name: string) {
+  const c = this.connection(name);
+  const created = this.remembered.get(`created:${name}`) as { token?: string } | undefined;
+  assert.equal(created?.token, c.token, 'the creation answer carries the plaintext token once');
+  // Read twice: neither read (nor a second one) may return the secret or a long part of it.
+  for (let i = 0; i < 2; i++) {
+    const view = await this.fixtures.connectionView(c.connectionId);
+    const text = JSON.stringify(view);
+    assert.ok(!text.includes(c.token), 'the connection view contains the plaintext token');
+    assert.ok(!text.includes(c.token.slice(-16)), 'the connection view contains the end of the secret');
+    assert.ok(c.token.startsWith(String(view.tokenPrefix)), 'the display prefix must be a prefix of the token');
+    assert.ok(String(view.tokenPrefix).length < 20, 'the display prefix must be short');
+  }
+});
