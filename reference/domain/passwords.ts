@@ -17,3 +17,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length);
   return timingSafeEqual(actual, expected);
 }
+
+// The hash of a random password nobody kept, with the same scheme and parameters as hashPassword. Checking a
+// password against it for an unknown email makes that answer cost one scrypt, like a known email's wrong
+// password, so the time taken does not tell which emails have accounts (rule sign-in-unknown-email-same-cost).
+const DUMMY_HASH = 'scrypt$Yo611XPXKrRwUiOihPw0AQ$S002AG9fx2Gd-R-y3E41SHvEWsP6AdhRKjzj_Z1xwCA';
+
+/** verifyPassword for a sign-in: with no stored hash (unknown email) it still runs scrypt and answers false. */
+export async function verifySignInPassword(password: string, stored: string | undefined): Promise<boolean> {
+  const matches = await verifyPassword(password, stored ?? DUMMY_HASH);
+  return stored !== undefined && matches;
+}

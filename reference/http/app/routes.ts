@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { timingSafeEqual } from 'node:crypto';
 import type { Runtime } from '../../runtime.js';
 import { readRawBody } from '../body.js';
-import { verifyPassword } from '../../domain/passwords.js';
+import { verifySignInPassword } from '../../domain/passwords.js';
 import { workspaceNow } from '../../domain/clock.js';
 import { decidePlan, DecisionError, collectExpiredPlans } from '../../domain/plans.js';
 import { connectionView, createConnection } from '../../domain/connections.js';
@@ -51,7 +51,9 @@ export function appRouter(rt: Runtime): Router {
     const wsId = await rt.store.lookupDirectory('email', email);
     const ws = wsId ? await rt.store.read(wsId) : undefined;
     const user = ws && Object.values(ws.users).find((u) => u.email === email);
-    if (!ws || !user || !(await verifyPassword(body.get('password') ?? '', user.passwordHash))) {
+    // Always one scrypt, known email or not (rule sign-in-unknown-email-same-cost).
+    const passwordOk = await verifySignInPassword(body.get('password') ?? '', user?.passwordHash);
+    if (!ws || !user || !passwordOk) {
       return page(ctx, 'Sign in', '<p>Email or password is wrong.</p><p><a href="/app/sign-in">Try again</a></p>', 401);
     }
     sessions.start(ctx, user.userId, ws.id);
