@@ -7,7 +7,7 @@ import { newId } from './ids.js';
 import { newWorkspaceDoc } from './workspace.js';
 import { hashPassword } from './passwords.js';
 import { newSection, newSite, recordChange, uniqueSlug } from './site.js';
-import type { Store } from '../store/store.js';
+import type { DirectoryKind, Store } from '../store/store.js';
 
 export interface WorldRequest {
   companyName?: string;
@@ -139,11 +139,9 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
     doc.sites[site.websiteId] = site;
     response.sites[s.key] = { websiteId: site.websiteId, pages: pagesOut, records: recordsOut };
   }
-  await store.create(doc);
-  for (const site of Object.values(doc.sites)) await store.setDirectory('site', site.websiteId, workspaceId);
-  for (const user of Object.values(doc.users)) {
-    await store.setDirectory('user', user.userId, workspaceId);
-    await store.setDirectory('email', user.email, workspaceId);
-  }
+  await store.create(doc, [
+    ...Object.values(doc.sites).map((site): [DirectoryKind, string] => ['site', site.websiteId]),
+    ...Object.values(doc.users).flatMap((user): [DirectoryKind, string][] => [['user', user.userId], ['email', user.email]]),
+  ]);
   return response;
 }

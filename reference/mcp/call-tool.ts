@@ -115,10 +115,10 @@ export async function callTool(
       site,
       now,
       write: (operation) =>
-        rt.store.transact(ws.id, (fresh) => {
+        rt.store.transact(ws.id, (fresh, tx) => {
           const freshSite = site ? fresh.sites[site.websiteId] : undefined;
           if (site && !freshSite) throw new ToolError('not_found', 'The website was removed while the call ran.');
-          return operation(fresh, freshSite as Site);
+          return operation(fresh, freshSite as Site, tx);
         }),
       note: (summary, extra) => {
         entry.summary = summary;
@@ -142,6 +142,7 @@ export async function callTool(
     entry.code = toolError.code;
     return { ok: false, error: toolError.toJSON() };
   } finally {
-    rt.activity.append(entry).catch((error) => console.error('[site-mcp] activity append failed:', error));
+    // Awaited: the answer leaves only once its entry is on disk (rule activity-entry-every-call).
+    await rt.activity.append(entry).catch((error) => console.error('[site-mcp] activity append failed:', error));
   }
 }

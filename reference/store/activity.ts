@@ -1,7 +1,8 @@
 // Activity log (§2.7): one PII-free line per call, appended to a per-workspace, per-day JSONL file, so an
 // entry costs one small append and never a rewrite of a growing document. Entries older than the retention
 // window (90 days by the workspace's clock) are never returned and their day files are deleted.
-import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFileDurably } from './durable-file.js';
 import { join } from 'node:path';
 
 export interface ActivityEntry {
@@ -35,8 +36,9 @@ export class ActivityLog {
   }
 
   /**
-   * Queues the entry; entries that arrive in the same tick for one file are written by one append, so a busy
-   * server does one small write per file per tick rather than one per call.
+   * Queues the entry; entries that arrive in the same tick for one file are written by one fsync'd append, so
+   * a busy server does one small write per file per tick rather than one per call. Callers await it before
+   * answering, so an answered call's entry survives a crash (rule activity-entry-every-call).
    */
   append(entry: ActivityEntry): Promise<void> {
     const dir = join(this.#dir, entry.workspaceId);
@@ -53,7 +55,7 @@ export class ActivityLog {
             await mkdir(dir, { recursive: true });
             this.#madeDirs.add(dir);
           }
-          await appendFile(file, lines.join(''));
+          await appendFileDurably(file, lines.join(''));
         });
       const tracked = written.finally(() => {
         if (this.#pending.get(file) === tracked) this.#pending.delete(file);
@@ -93,7 +95,12 @@ export class ActivityLog {
       const text = await readFile(join(dir, file), 'utf8');
       for (const line of text.split('\n')) {
         if (!line) continue;
-        const entry = JSON.parse(line) as ActivityEntry;
+        let entry: ActivityEntry;
+        try {
+          entry = JSON.parse(line) as ActivityEntry;
+        } catch {
+          continue; // the torn tail of an append a crash interrupted: never acknowledged, so not an entry
+        }
         if (entry.at < cutoff) continue;
         if (connectionId && entry.connectionId !== connectionId) continue;
         entries.push(entry);

@@ -1,23 +1,76 @@
-// The file-backed store: one lowdb document per workspace (data/workspaces/<id>.json), written atomically
-// (lowdb writes a temp file and renames it), plus a directory of tiny files that map a website id, a token
-// hash or a user email to its workspace. Writes touch one workspace document and at most a few directory
-// entries, so their cost does not grow with the number of workspaces or sites.
+// The file-backed store: one lowdb document per workspace (data/workspaces/<id>.json) plus a directory of
+// tiny files that map a website id, a token hash or a user email to its workspace. Writes touch one workspace
+// document and at most a few directory entries, so their cost does not grow with the number of workspaces.
 //
-// transact() gives all-or-nothing business operations (§7.3): the operation mutates a deep copy, and only a
-// copy that completed without throwing replaces the document and is written.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+// transact() gives all-or-nothing business operations (rule error-business-failure-rolls-back, §7.3):
+// - the operation mutates a copy parsed from the last committed text (no structuredClone, whose recursion
+//   limit a deep document could exceed and so make every later write of its workspace fail);
+// - the copy is serialized before anything is written, so a document that cannot be stored is refused here
+//   and the workspace stays writable (rule tool-arguments-bounded keeps such input out in the first place);
+// - directory entries the operation adds are written before the document (rule store-lookups-with-document):
+//   a crash in between leaves an entry pointing at a workspace without that record, which reads as "not
+//   found", never a record that exists but cannot be found;
+// - the document is written durably (temp file, fsync, rename, directory fsync) and only then becomes what
+//   reads see, so a failed write is not kept in memory either (rule store-durable-commit).
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Low } from 'lowdb';
-import { DataFile } from 'lowdb/node';
+import { Low, type Adapter } from 'lowdb';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
+import { writeFileDurably } from './durable-file.js';
 
 export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname' | 'delivery' | 'oauth';
 
+/** Lookup entries an operation adds; the store writes them before the document that holds their records. */
+export interface Transaction {
+  index(kind: DirectoryKind, key: string, value?: string): void;
+}
+
+/** One workspace file as a lowdb adapter that keeps the text it last read or wrote, to copy from. */
+class WorkspaceFile implements Adapter<WorkspaceDoc> {
+  text = 'null';
+  constructor(readonly path: string) {}
+
+  async read(): Promise<WorkspaceDoc | null> {
+    try {
+      this.text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return JSON.parse(this.text) as WorkspaceDoc;
+  }
+
+  async write(data: WorkspaceDoc): Promise<void> {
+    await this.writeText(serializeForCommit(data));
+  }
+
+  async writeText(text: string): Promise<void> {
+    await writeFileDurably(this.path, text);
+    this.text = text;
+  }
+
+  /** A private, mutable copy of the committed document. */
+  copy(): WorkspaceDoc {
+    return JSON.parse(this.text) as WorkspaceDoc;
+  }
+}
+
+/** The text to commit, or an error that leaves the workspace as it was. */
+function serializeForCommit(doc: WorkspaceDoc): string {
+  try {
+    return JSON.stringify(doc);
+  } catch (error) {
+    throw new Error(`the workspace document cannot be stored (${(error as Error).message}); nothing was written`);
+  }
+}
+
+type Entry = { low: Low<WorkspaceDoc>; file: WorkspaceFile };
+
 export class Store {
   readonly dataDir: string;
-  #docs = new Map<string, Low<WorkspaceDoc>>();
-  #loading = new Map<string, Promise<Low<WorkspaceDoc> | undefined>>();
+  #docs = new Map<string, Entry>();
+  #loading = new Map<string, Promise<Entry | undefined>>();
   #directory = new Map<string, string | null>();
   #mutex = new KeyedMutex();
 
@@ -26,42 +79,65 @@ export class Store {
   }
 
   static async open(dataDir: string): Promise<Store> {
-    for (const sub of ['workspaces', 'directory', 'activity']) await mkdir(join(dataDir, sub), { recursive: true });
+    for (const sub of ['workspaces', 'directory', 'activity']) {
+      await mkdir(join(dataDir, sub), { recursive: true });
+      // Temporary files of writes a crash interrupted: never renamed, so never committed.
+      for (const name of await readdir(join(dataDir, sub))) if (name.endsWith('.tmp')) await rm(join(dataDir, sub, name), { force: true });
+    }
     return new Store(dataDir);
   }
 
   /** The current document, for reads. Callers must not mutate it: writes go through transact(). */
   async read(workspaceId: string): Promise<WorkspaceDoc | undefined> {
-    return (await this.#low(workspaceId))?.data;
+    return (await this.#entry(workspaceId))?.low.data;
   }
 
-  /** Runs `operation` on a copy of the workspace; commits the copy only if the operation returns normally. */
-  async transact<T>(workspaceId: string, operation: (doc: WorkspaceDoc) => T | Promise<T>): Promise<T> {
+  /** Whether a workspace document exists. */
+  async exists(workspaceId: string): Promise<boolean> {
+    return (await this.#entry(workspaceId)) !== undefined;
+  }
+
+  /**
+   * Runs `operation` on a copy of the workspace; commits the copy, and first the lookup entries it added, only
+   * if the operation returns normally and the copy can be stored.
+   */
+  async transact<T>(workspaceId: string, operation: (doc: WorkspaceDoc, tx: Transaction) => T | Promise<T>): Promise<T> {
     return this.#mutex.run(workspaceId, async () => {
-      const low = await this.#low(workspaceId);
-      if (!low) throw new Error(`workspace ${workspaceId} does not exist`);
-      const draft = structuredClone(low.data);
-      const result = await operation(draft);
-      low.data = draft;
-      await low.write();
+      const entry = await this.#entry(workspaceId);
+      if (!entry) throw new Error(`workspace ${workspaceId} does not exist`);
+      const draft = entry.file.copy();
+      const lookups: [DirectoryKind, string, string][] = [];
+      const result = await operation(draft, { index: (kind, key, value = workspaceId) => void lookups.push([kind, key, value]) });
+      const text = serializeForCommit(draft);
+      for (const [kind, key, value] of lookups) await this.setDirectory(kind, key, value);
+      await entry.file.writeText(text);
+      entry.low.data = draft;
       return result;
     });
   }
 
-  /** Creates a new workspace document; fails if the id exists. */
-  async create(doc: WorkspaceDoc): Promise<void> {
-    await this.#mutex.run(doc.id, async () => {
-      if (await this.#low(doc.id)) throw new Error(`workspace ${doc.id} exists`);
-      const low = new Low<WorkspaceDoc>(this.#adapter(doc.id), doc);
-      await low.write();
-      this.#docs.set(doc.id, low);
+  /**
+   * Creates a new workspace document, after the lookup entries that point at it; fails if the id exists.
+   * Answers false instead of failing when `ifAbsent` is set and the document exists (an idempotent retry).
+   */
+  async create(doc: WorkspaceDoc, lookups: [DirectoryKind, string][] = [], options: { ifAbsent?: boolean } = {}): Promise<boolean> {
+    return this.#mutex.run(doc.id, async () => {
+      if (await this.#entry(doc.id)) {
+        if (options.ifAbsent) return false;
+        throw new Error(`workspace ${doc.id} exists`);
+      }
+      const text = serializeForCommit(doc);
+      for (const [kind, key] of lookups) await this.setDirectory(kind, key, doc.id);
+      const file = this.#file(doc.id);
+      await file.writeText(text);
+      this.#docs.set(doc.id, { low: new Low<WorkspaceDoc>(file, JSON.parse(text) as WorkspaceDoc), file });
+      return true;
     });
   }
 
+  /** Writes one lookup entry durably. Prefer Transaction.index, which orders it before its document. */
   async setDirectory(kind: DirectoryKind, key: string, workspaceId: string): Promise<void> {
-    const file = this.#dirFile(kind, key);
-    await writeFile(`${file}.tmp`, workspaceId);
-    await rename(`${file}.tmp`, file);
+    await writeFileDurably(this.#dirFile(kind, key), workspaceId);
     this.#directory.set(`${kind}:${key}`, workspaceId);
   }
 
@@ -83,26 +159,25 @@ export class Store {
     return join(this.dataDir, 'directory', `${kind}-${Buffer.from(key).toString('base64url')}`);
   }
 
-  #adapter(workspaceId: string) {
+  #file(workspaceId: string): WorkspaceFile {
     if (!/^[A-Za-z0-9_-]+$/.test(workspaceId)) throw new Error('bad workspace id');
-    return new DataFile<WorkspaceDoc>(join(this.dataDir, 'workspaces', `${workspaceId}.json`), {
-      parse: JSON.parse,
-      stringify: (data) => JSON.stringify(data),
-    });
+    return new WorkspaceFile(join(this.dataDir, 'workspaces', `${workspaceId}.json`));
   }
 
-  async #low(workspaceId: string): Promise<Low<WorkspaceDoc> | undefined> {
+  async #entry(workspaceId: string): Promise<Entry | undefined> {
     const cached = this.#docs.get(workspaceId);
     if (cached) return cached;
     if (!/^[A-Za-z0-9_-]+$/.test(workspaceId)) return undefined;
     let pending = this.#loading.get(workspaceId);
     if (!pending) {
       pending = (async () => {
-        const low = new Low<WorkspaceDoc>(this.#adapter(workspaceId), null as unknown as WorkspaceDoc);
+        const file = this.#file(workspaceId);
+        const low = new Low<WorkspaceDoc>(file, null as unknown as WorkspaceDoc);
         await low.read();
         if (!low.data) return undefined;
-        this.#docs.set(workspaceId, low);
-        return low;
+        const entry = { low, file };
+        this.#docs.set(workspaceId, entry);
+        return entry;
       })().finally(() => this.#loading.delete(workspaceId));
       this.#loading.set(workspaceId, pending);
     }

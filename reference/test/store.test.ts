@@ -1,12 +1,13 @@
 // Store guarantees the rest of the server relies on: all-or-nothing transactions (§7.3), one file per
 // workspace, atomic writes, and serialized operations per workspace.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.js';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { newWorkspaceDoc } from '../domain/workspace.js';
+import { companyIdForPlan, createCompany } from '../domain/company.js';
 
 function doc(id: string): WorkspaceDoc {
   return { ...newWorkspaceDoc({ companyName: 'Co', plan: 'free', ownerUserId: 'u1', credits: 3, aiConsent: true }, new Date(0)), id };
@@ -73,5 +74,81 @@ describe('Store', () => {
     const reopened = await Store.open(dir);
     expect(await reopened.lookupDirectory('site', 'site_x')).toBe('ws_a');
     expect(await reopened.lookupDirectory('site', 'site_missing')).toBeUndefined();
+  });
+
+  it('rule:store-durable-commit — a write that fails on disk is not kept in memory, and the next write does not persist it', async () => {
+    await store.create(doc('ws_a'));
+    const file = join(dir, 'workspaces', 'ws_a.json');
+    // Make the rename onto the document fail: its path is now a directory.
+    await rm(file);
+    await mkdir(file);
+    await expect(store.transact('ws_a', (ws) => void (ws.credits = 99))).rejects.toThrow();
+    expect((await store.read('ws_a'))!.credits).toBe(3);
+    await rmdir(file);
+    await store.transact('ws_a', (ws) => void (ws.companyName = 'Renamed'));
+    const onDisk = JSON.parse(await readFile(file, 'utf8')) as WorkspaceDoc;
+    expect(onDisk.credits).toBe(3);
+    expect(onDisk.companyName).toBe('Renamed');
+  });
+
+  it('rule:tool-arguments-bounded — a deeply nested record never makes later writes of its workspace fail', async () => {
+    await store.create(doc('ws_a'));
+    const nested = (depth: number) => {
+      let value: Record<string, unknown> = { leaf: true };
+      for (let i = 0; i < depth; i++) value = { a: value };
+      return value;
+    };
+    // Deeper than structuredClone can copy (≈1,600 levels) yet serializable: accepted, and the workspace stays writable.
+    await store.transact('ws_a', (ws) => void ((ws as unknown as Record<string, unknown>).deep = nested(2_500)));
+    await store.transact('ws_a', (ws) => void (ws.credits = 4));
+    // Too deep to serialize: refused, nothing kept, still writable.
+    await expect(store.transact('ws_a', (ws) => void ((ws as unknown as Record<string, unknown>).deeper = nested(20_000)))).rejects.toThrow(/cannot be stored/);
+    await store.transact('ws_a', (ws) => void (ws.credits = 5));
+    const reopened = await Store.open(dir);
+    expect((await reopened.read('ws_a'))!.credits).toBe(5);
+    expect((await reopened.read('ws_a')) as unknown as Record<string, unknown>).not.toHaveProperty('deeper');
+  });
+
+  it('rule:store-lookups-with-document — lookup entries of a transaction are written before the document, and not at all when it fails', async () => {
+    await store.create(doc('ws_a'));
+    await store.transact('ws_a', (ws, tx) => {
+      ws.credits = 1;
+      tx.index('site', 'site_new');
+    });
+    expect(await (await Store.open(dir)).lookupDirectory('site', 'site_new')).toBe('ws_a');
+    await expect(
+      store.transact('ws_a', (_ws, tx) => {
+        tx.index('site', 'site_never');
+        throw new Error('failed');
+      }),
+    ).rejects.toThrow('failed');
+    expect(await (await Store.open(dir)).lookupDirectory('site', 'site_never')).toBeUndefined();
+    // A document write that fails after its entries were written leaves an entry that finds no record: "not found".
+    const file = join(dir, 'workspaces', 'ws_a.json');
+    await rm(file);
+    await mkdir(file);
+    await expect(store.transact('ws_a', (_ws, tx) => tx.index('site', 'site_dangling'))).rejects.toThrow();
+    expect(await store.lookupDirectory('site', 'site_dangling')).toBe('ws_a');
+    expect((await store.read('ws_a'))!.sites).toEqual({});
+  });
+
+  it('removes temporary files that a crash left behind at open', async () => {
+    await store.create(doc('ws_a'));
+    await writeFile(join(dir, 'workspaces', 'ws_a.json.abc123.tmp'), '{"torn":');
+    await Store.open(dir);
+    expect(await readdir(join(dir, 'workspaces'))).toEqual(['ws_a.json']);
+  });
+
+  it('rule:create-company-once — a retried company creation for one plan adopts the first company', async () => {
+    const anchor = doc('ws_a');
+    anchor.users.u1 = { userId: 'u1', email: 'u1@example.test', name: 'U', passwordHash: 'x' } as never;
+    await store.create(anchor);
+    const first = await createCompany(store, anchor, 'plan_1', 'New Co', 'u1', new Date(0));
+    const retry = await createCompany(store, anchor, 'plan_1', 'New Co', 'u1', new Date(1));
+    const other = await createCompany(store, anchor, 'plan_2', 'Other Co', 'u1', new Date(2));
+    expect(first.id).toBe(companyIdForPlan('ws_a', 'plan_1'));
+    expect(retry.id).toBe(first.id);
+    expect(other.id).not.toBe(first.id);
+    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([`${first.id}.json`, `${other.id}.json`, 'ws_a.json'].sort());
   });
 });

@@ -182,13 +182,13 @@ export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, 
   }
   checkWorkspaceOwner(ws, connection.createdBy);
   checkSiteLimit(rt, ws);
-  const site = await rt.store.transact(ws.id, (fresh) => {
+  const site = await rt.store.transact(ws.id, (fresh, tx) => {
     checkSiteLimit(rt, fresh);
     const created = buildSite(snapshot, { [connection.createdBy]: 'owner' }, now, kept);
     fresh.sites[created.websiteId] = created;
+    tx.index('site', created.websiteId); // committed with the site (rule store-lookups-with-document)
     return created;
   });
-  await rt.store.setDirectory('site', site.websiteId, ws.id);
   ctx.note(`site imported (${snapshot.pages.length} pages, ${assetsSkipped.length} assets skipped)`);
   return { websiteId: site.websiteId, editorUrl: editorUrl(rt, site.websiteId), merged: false, restorePointId: null, keptFields: [], inserted: [], updated: [], assetsSkipped };
 }

@@ -150,7 +150,7 @@ const EFFECTS: Record<PlanKind, Effect> = {
     return { effect: `${String(doc.kind)} marked sent.`, result: { documentId: doc.documentId, documentStatus: 'sent' } };
   },
   create_company: async (ws, _site, plan, now, rt) => {
-    const company = await createCompany(rt.store, ws, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
+    const company = await createCompany(rt.store, ws, plan.planId, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
     // Reported from the stored company, so the caller (and the suite) sees what was really created.
     return {
       effect: `Company "${company.companyName}" created on plan ${company.plan}.`,

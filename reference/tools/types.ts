@@ -2,6 +2,7 @@
 // after the handler by mcp/call-tool.ts, so a handler holds only the business logic of its tool.
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import type { Runtime } from '../runtime.js';
+import type { Transaction } from '../store/store.js';
 
 export interface ToolContext<A = Record<string, unknown>> {
   rt: Runtime;
@@ -14,9 +15,9 @@ export interface ToolContext<A = Record<string, unknown>> {
   now: Date;
   /**
    * Runs one all-or-nothing business operation (§7.3) on a fresh copy of the workspace and its target site.
-   * If `operation` throws, nothing is written.
+   * If `operation` throws, nothing is written. Lookup entries it adds through `tx` commit with it.
    */
-  write<T>(operation: (ws: WorkspaceDoc, site: Site) => T | Promise<T>): Promise<T>;
+  write<T>(operation: (ws: WorkspaceDoc, site: Site, tx: Transaction) => T | Promise<T>): Promise<T>;
   /** PII-free activity summary: names of things, never values (rule activity-pii-free). */
   note(summary: string, extra?: { creditsSpent?: number }): void;
 }

@@ -28,14 +28,14 @@ export function checkWorkspaceOwner(ws: WorkspaceDoc, userId: string): void {
 const create_site: ToolHandler<{ businessName: string }> = async ({ rt, ws, connection, args, note, now }) => {
   checkWorkspaceOwner(ws, connection.createdBy);
   checkSiteLimit(rt, ws);
-  const site = await rt.store.transact(ws.id, (fresh) => {
+  const site = await rt.store.transact(ws.id, (fresh, tx) => {
     if (!isBroken('create-site-limit-twice')) checkSiteLimit(rt, fresh);
     const created = newSite({ name: args.businessName, businessName: args.businessName, members: { [connection.createdBy]: 'owner' }, now });
     recordChange(created, now, 'site-created', 'Empty site created');
     fresh.sites[created.websiteId] = created;
+    tx.index('site', created.websiteId); // committed with the site (rule store-lookups-with-document)
     return created;
   });
-  await rt.store.setDirectory('site', site.websiteId, ws.id);
   note('site created');
   return { websiteId: site.websiteId, editorUrl: editorUrl(rt, site.websiteId), status: 'unpublished' as const };
 };

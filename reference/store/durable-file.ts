@@ -1,0 +1,49 @@
+// Crash-safe file writes for the store (rules error-business-failure-rolls-back, store-durable-commit): the
+// new content goes to a fresh temporary file that is fsync'd, renamed over the target, and the directory is
+// fsync'd so the rename itself survives a power loss. A reader sees the old file or the new one, never a torn
+// one, and an acknowledged write is on the disk.
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+async function fsyncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces `file` with `text` atomically and durably. */
+export async function writeFileDurably(file: string, text: string): Promise<void> {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await fsyncDirectory(dirname(file));
+}
+
+/** Appends `text` to `file` and fsyncs it before resolving. */
+export async function appendFileDurably(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'a');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
