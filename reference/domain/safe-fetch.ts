@@ -1,8 +1,8 @@
 // The capped, SSRF-hardened fetcher used for import assets and site migration (rules
 // import-site-assets-revalidated, migrate-ssrf-hardened). Every hop is re-validated: http(s) only, default
-// ports only, the host must resolve to public unicast addresses only (ipaddr.js ranges), the connection is
-// pinned to the address that was checked (no DNS-rebinding window), redirects are followed by hand and each
-// target checked again, bodies are capped and time-bounded.
+// ports only, the host must resolve to globally routable unicast addresses only, the connection is pinned to
+// the addresses that were checked (no DNS-rebinding window), redirects are followed by hand and each target
+// checked again, bodies are capped and time-bounded.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -13,6 +13,13 @@ export class UnsafeUrlError extends Error {}
 
 export interface FetchResult { url: string; status: number; contentType: string; body: Buffer }
 
+export interface TransportOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  /** Every address checkUrl validated for the host (`address` is the first); the connection may use only these. */
+  addresses?: readonly string[];
+}
+
 export interface SafeFetchOptions {
   maxBytes: number;
   timeoutMs: number;
@@ -20,20 +27,79 @@ export interface SafeFetchOptions {
   /** Resolves a hostname to addresses; injectable so tests need no network. */
   resolve?: (hostname: string) => Promise<string[]>;
   /** Performs one HTTP request to an already-checked address; injectable for tests. */
-  transport?: (url: URL, address: string, options: { timeoutMs: number; maxBytes: number }) => Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>;
+  transport?: (url: URL, address: string, options: TransportOptions) => Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>;
+  /**
+   * TEST ONLY — never set by production callers (import_site, migrate_site_from_url) nor by server config.
+   * Origins such as `http://localhost:43123` whose URLs skip exactly two checks: the public-address check and
+   * the default-port check, so a test can exercise the real path (real DNS through the default resolver, the
+   * pinned transport, per-hop redirect re-checks, caps) against a loopback server. Scheme and credential checks
+   * still apply, and a redirect from an allowed origin to any other origin is checked normally
+   * (rule migrate-ssrf-hardened).
+   */
+  allowOrigins?: readonly string[];
 }
 
 const defaultResolve = async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** Only globally routable unicast addresses pass: no loopback, private, link-local, CGNAT, multicast, reserved, … */
+// Rule migrate-ssrf-hardened: blocks that are not globally reachable or that embed an IPv4 address (which a
+// gateway or the local stack may turn into a connection to that IPv4 address, e.g. [::127.0.0.1]). ipaddr.js
+// 2.x already ranges most of these as non-unicast; they are listed here as well so a change in the library's
+// tables cannot silently widen what we fetch, and because some (IPv4-compatible ::/96) it ranges `unicast`.
+const IPV4_NOT_GLOBAL = [
+  '0.0.0.0/8', // "this network"
+  '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', // private
+  '100.64.0.0/10', // CGNAT (also where some clouds put metadata, e.g. 100.100.100.200)
+  '127.0.0.0/8', // loopback
+  '169.254.0.0/16', // link-local, cloud metadata 169.254.169.254
+  '192.0.0.0/24', // IETF protocol assignments
+  '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', // documentation
+  '192.88.99.0/24', // 6to4 relay anycast
+  '198.18.0.0/15', // benchmarking
+  '224.0.0.0/4', // multicast
+  '240.0.0.0/4', // reserved, includes broadcast 255.255.255.255
+].map((c) => ipaddr.IPv4.parseCIDR(c));
+// Only 2000::/3 is global unicast; everything outside it (::/128, ::1, ::/96 IPv4-compatible, ::ffff:0:0/96
+// IPv4-mapped, ::ffff:0:0:0/96 IPv4-translated, 64:ff9b::/96 and 64:ff9b:1::/48 NAT64, 100::/64 discard,
+// fc00::/7 unique-local incl. fd00:ec2::254 metadata, fe80::/10 link-local, ff00::/8 multicast) is refused by
+// that test alone. The special-purpose blocks inside 2000::/3 are listed here.
+const IPV6_GLOBAL = ipaddr.IPv6.parseCIDR('2000::/3');
+const IPV6_NOT_GLOBAL = [
+  '2001::/23', // IETF protocol assignments, includes Teredo 2001::/32 (embeds IPv4) and benchmarking 2001:2::/48
+  '2001:db8::/32', // documentation
+  '2002::/16', // 6to4 (embeds IPv4)
+  '2620:4f:8000::/48', // AS112
+  '3fff::/20', // documentation
+  // Outside 2000::/3 already, listed to make the IPv4-embedding refusal explicit:
+  '::/96', '::ffff:0:0/96', '::ffff:0:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48',
+].map((c) => ipaddr.IPv6.parseCIDR(c));
+
+/**
+ * Only globally routable unicast addresses pass: no loopback, private, link-local, CGNAT, multicast,
+ * documentation, benchmarking, reserved, and no IPv6 address that embeds an IPv4 address
+ * (rule migrate-ssrf-hardened).
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.range() !== 'unicast') return false;
+  if (parsed instanceof ipaddr.IPv4) return !IPV4_NOT_GLOBAL.some((cidr) => parsed.match(cidr));
+  const v6 = parsed as ipaddr.IPv6;
+  return v6.match(IPV6_GLOBAL) && !IPV6_NOT_GLOBAL.some((cidr) => v6.match(cidr));
 }
 
-export async function checkUrl(raw: string, resolve: (h: string) => Promise<string[]>): Promise<{ url: URL; address: string }> {
+function originOf(raw: string): string | undefined {
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validates one URL (one hop) and returns the addresses to pin the connection to. `allowOrigins` is the
+ * test-only allow-list described on SafeFetchOptions; production callers leave it out.
+ */
+export async function checkUrl(raw: string, resolve: (h: string) => Promise<string[]>, allowOrigins: readonly string[] = []): Promise<{ url: URL; address: string; addresses: string[] }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -42,35 +108,64 @@ export async function checkUrl(raw: string, resolve: (h: string) => Promise<stri
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UnsafeUrlError(`scheme ${url.protocol} is not allowed`);
   if (url.username || url.password) throw new UnsafeUrlError('credentials in URLs are not allowed');
-  if (url.port && url.port !== '80' && url.port !== '443') throw new UnsafeUrlError('only the default ports are allowed');
+  const allowed = allowOrigins.some((o) => originOf(o) === url.origin);
+  if (!allowed && url.port && url.port !== '80' && url.port !== '443') throw new UnsafeUrlError('only the default ports are allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = ipaddr.isValid(host) ? [host] : await resolve(host).catch(() => []);
   if (addresses.length === 0) throw new UnsafeUrlError('the host does not resolve');
-  const bad = addresses.find((a) => !isPublicAddress(a));
+  const bad = allowed ? undefined : addresses.find((a) => !isPublicAddress(a));
   if (bad) throw new UnsafeUrlError(`the host resolves to a non-public address (${bad})`);
-  return { url, address: addresses[0]! };
+  return { url, address: addresses[0]!, addresses };
 }
 
-const defaultTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, maxBytes }) =>
+const familyOf = (address: string) => (ipaddr.IPv6.isValid(address) ? 6 : 4);
+
+const defaultTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, maxBytes, addresses }) =>
   new Promise((resolvePromise, reject) => {
-    // Connect to the checked address only, while TLS and Host still use the name.
-    const pinned: LookupFunction = (_host, _opts, cb) => cb(null, address, address.includes(':') ? 6 : 4);
+    // Connect to the checked addresses only, while TLS and Host still use the name. Node >= 20 calls lookup
+    // with { all: true } (automatic family selection) and then expects [{ address, family }]; older call forms
+    // expect (address, family). Answering the wrong form fails every fetch of a host name with
+    // "Invalid IP address: undefined" (rules migrate-ssrf-hardened, import-site-assets-revalidated).
+    const pinnedList = addresses && addresses.length > 0 ? addresses : [address];
+    const pinned: LookupFunction = (_host, opts, cb) => {
+      if (opts.all) cb(null, pinnedList.map((a) => ({ address: a, family: familyOf(a) })));
+      else cb(null, address, familyOf(address));
+    };
+    // Settle once: an over-cap body must reject, never resolve with the truncated bytes (destroying the request
+    // mid-body lets 'end' or a late error race the rejection) — rule import-site-assets-revalidated.
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', lookup: pinned, timeout: timeoutMs, headers: { 'user-agent': 'site-mcp-import/0.1', accept: '*/*' } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
+        if (settled) return;
         size += chunk.length;
         if (size > maxBytes) {
-          req.destroy(new UnsafeUrlError(`response over ${maxBytes} bytes`));
+          fail(new UnsafeUrlError(`response over ${maxBytes} bytes`));
+          res.destroy();
+          req.destroy();
           return;
         }
         chunks.push(chunk);
       });
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
+      res.on('end', () => {
+        if (settled) return;
+        settled = true;
+        resolvePromise({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) });
+      });
+      res.on('error', fail);
+      res.on('close', () => fail(new UnsafeUrlError('the response was cut off')));
     });
-    req.on('timeout', () => req.destroy(new UnsafeUrlError('timed out')));
-    req.on('error', reject);
+    req.on('timeout', () => {
+      fail(new UnsafeUrlError('timed out'));
+      req.destroy();
+    });
+    req.on('error', fail);
     req.end();
   });
 
@@ -79,10 +174,15 @@ export async function safeFetch(raw: string, options: SafeFetchOptions): Promise
   const transport = options.transport ?? defaultTransport;
   let current = raw;
   for (let hop = 0; hop <= options.maxRedirects; hop++) {
-    const { url, address } = await checkUrl(current, resolve);
-    const res = await transport(url, address, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes });
+    // Every hop is checked again, with the same allow-list: a redirect off an allowed origin is a normal hop.
+    const { url, address, addresses } = await checkUrl(current, resolve, options.allowOrigins);
+    const res = await transport(url, address, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, addresses });
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
-      current = new URL(res.headers.location, url).href;
+      try {
+        current = new URL(res.headers.location, url).href;
+      } catch {
+        throw new UnsafeUrlError('the redirect target is not a valid URL');
+      }
       continue;
     }
     return { url: url.href, status: res.status, contentType: res.headers['content-type'] ?? '', body: res.body };
