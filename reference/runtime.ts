@@ -23,6 +23,8 @@ export interface Limits {
   imageCreditCost: { value: number };
   visualCaptureAllowancePages: number;
   toolArguments: { maxDepth: number; maxNodes: number };
+  /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address). */
+  signIn: { perAccount: { limit: number; windowSeconds: number }; perAddress: { limit: number; windowSeconds: number } };
 }
 
 export const limits = JSON.parse(readFileSync(new URL('../spec/limits.json', import.meta.url), 'utf8')) as Limits;

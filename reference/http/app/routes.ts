@@ -15,6 +15,8 @@ import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { ToolError } from '../../domain/errors.js';
 import { esc, page } from './html.js';
 import type { AppSession } from './sessions.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+import { clientAddress } from './client-address.js';
 
 export async function form(ctx: Context): Promise<URLSearchParams> {
   return new URLSearchParams((await readRawBody(ctx.req, 64 * 1024)).toString('utf8'));
@@ -29,6 +31,7 @@ export function csrfOk(session: AppSession, given: string | null): boolean {
 export function appRouter(rt: Runtime): Router {
   const sessions = rt.sessions;
   const router = new Router({ prefix: '/app' });
+  const signInThrottle = new SignInThrottle(rt.limiter, rt.limits.signIn);
 
   const requireSession = (ctx: Context): AppSession | undefined => {
     const session = sessions.current(ctx);
@@ -48,15 +51,29 @@ export function appRouter(rt: Runtime): Router {
   router.post('/sign-in', async (ctx) => {
     const body = await form(ctx);
     const email = (body.get('email') ?? '').trim().toLowerCase();
-    const wsId = await rt.store.lookupDirectory('email', email);
-    const ws = wsId ? await rt.store.read(wsId) : undefined;
-    const user = ws && Object.values(ws.users).find((u) => u.email === email);
-    // Always one scrypt, known email or not (rule sign-in-unknown-email-same-cost).
-    const passwordOk = await verifySignInPassword(body.get('password') ?? '', user?.passwordHash);
-    if (!ws || !user || !passwordOk) {
-      return page(ctx, 'Sign in', '<p>Email or password is wrong.</p><p><a href="/app/sign-in">Try again</a></p>', 401);
+    // Refused before the password is even checked (rules sign-in-throttled-per-account, sign-in-throttled-per-address).
+    const admitted = signInThrottle.admit(email, clientAddress(ctx));
+    if ('retryAfterSeconds' in admitted) {
+      const minutes = Math.ceil(admitted.retryAfterSeconds / 60);
+      page(ctx, 'Too many attempts', `<p>Too many failed sign-ins for this account or from this network. Try again in ${admitted.retryAfterSeconds < 60 ? `${admitted.retryAfterSeconds} seconds` : `${minutes} minute${minutes === 1 ? '' : 's'}`}.</p>`, 429);
+      ctx.set('Retry-After', String(admitted.retryAfterSeconds));
+      return;
     }
-    sessions.start(ctx, user.userId, ws.id);
+    let failed = false;
+    try {
+      const wsId = await rt.store.lookupDirectory('email', email);
+      const ws = wsId ? await rt.store.read(wsId) : undefined;
+      const user = ws && Object.values(ws.users).find((u) => u.email === email);
+      // Always one scrypt, known email or not (rule sign-in-unknown-email-same-cost).
+      const passwordOk = await verifySignInPassword(body.get('password') ?? '', user?.passwordHash);
+      if (!ws || !user || !passwordOk) {
+        failed = true;
+        return page(ctx, 'Sign in', '<p>Email or password is wrong.</p><p><a href="/app/sign-in">Try again</a></p>', 401);
+      }
+      sessions.start(ctx, user.userId, ws.id);
+    } finally {
+      admitted.settle(failed);
+    }
     ctx.redirect(safeNext(body.get('next')));
   });
 
