@@ -25,6 +25,8 @@ export interface Limits {
   toolArguments: { maxDepth: number; maxNodes: number };
   /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address). */
   signIn: { perAccount: { limit: number; windowSeconds: number }; perAddress: { limit: number; windowSeconds: number } };
+  /** POST /v1/cli/pair/start (rules pair-start-throttled-per-address, pairings-in-memory-capped). */
+  pairStart: { perAddress: { limit: number; windowSeconds: number }; maxPending: number };
 }
 
 export const limits = JSON.parse(readFileSync(new URL('../spec/limits.json', import.meta.url), 'utf8')) as Limits;

@@ -26,6 +26,16 @@ export class PairingError extends Error {
   }
 }
 
+/**
+ * Refusal of a new pairing while the process already holds the most it will keep in memory (rule
+ * pairings-in-memory-capped): without a cap, a flood of starts from many addresses grows memory without bound.
+ */
+export class PairingsFull extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many pairings are waiting for approval right now. Retry after ${retryAfterSeconds} seconds.`);
+  }
+}
+
 const LIFETIME_MS = 10 * 60_000;
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -34,10 +44,17 @@ export class Pairings {
   #byUserCode = new Map<string, Pairing>();
   #byDevice = new Map<string, Pairing>();
 
-  start(input: { scopes: string[]; admin?: boolean; readOnly?: boolean }, nowMs = Date.now()) {
+  /** Starts a pairing; with `maxPending` held already (after dropping the expired ones) throws PairingsFull. */
+  start(input: { scopes: string[]; admin?: boolean; readOnly?: boolean }, nowMs = Date.now(), maxPending = Number.POSITIVE_INFINITY) {
     const unknown = input.scopes.filter((s) => !ALL_SCOPES.includes(s));
     if (unknown.length) throw new PairingError('validation_failed', `Unknown scopes: ${unknown.join(', ')}.`);
     this.#sweep(nowMs);
+    // Every pairing still held counts, decided or not: each one is memory until it expires. Nothing is evicted
+    // early, so a flood cannot push out an owner's pairing that is waiting for approval.
+    if (this.#byUserCode.size >= maxPending) {
+      const oldest = this.#byUserCode.values().next().value as Pairing;
+      throw new PairingsFull(Math.max(1, Math.ceil((oldest.expiresAt - nowMs) / 1000)));
+    }
     const code = () => Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     let userCode = '';
     do userCode = `${code().slice(0, 4)}-${code().slice(4)}`;

@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import { sharedAjv } from '../../spec/index.js';
 import type { Runtime } from '../runtime.js';
 import { readJsonBody, BodyError } from './body.js';
-import { approvePairing, PairingError, type Pairing } from '../domain/pairing.js';
+import { approvePairing, PairingError, PairingsFull, type Pairing } from '../domain/pairing.js';
+import { rateLimited } from '../domain/rate-limit.js';
+import { clientAddress } from './app/client-address.js';
 import { registerConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
@@ -78,6 +80,11 @@ export function pairingRouter(rt: Runtime): Router {
       if (error instanceof PairingError) {
         ctx.status = STATUS[error.code];
         ctx.body = { error: { code: error.code, message: error.message } };
+      } else if (error instanceof PairingsFull) {
+        // The service is at capacity, not this client at fault: 503 and when to come back.
+        ctx.status = 503;
+        ctx.set('Retry-After', String(error.retryAfterSeconds));
+        ctx.body = { error: { code: 'pairing_capacity', message: error.message, retryAfterSeconds: error.retryAfterSeconds } };
       } else if (error instanceof BodyError) {
         ctx.status = error.status;
         ctx.body = { error: { code: 'validation_failed', message: error.message } };
@@ -85,13 +92,24 @@ export function pairingRouter(rt: Runtime): Router {
     }
   };
 
-  router.post('/v1/cli/pair/start', (ctx) =>
-    json(ctx, async () => {
+  router.post('/v1/cli/pair/start', async (ctx) => {
+    // Counted per client address before the body is even read (rule pair-start-throttled-per-address).
+    const { perAddress, maxPending } = rt.limits.pairStart;
+    const refused = rt.limiter.take([{ key: `pair-start:address:${clientAddress(ctx)}`, window: perAddress }], Date.now());
+    if (refused) {
+      const error = rateLimited('pairing starts from one address', refused);
+      ctx.status = 429;
+      ctx.set('Retry-After', String(refused.retryAfterSeconds));
+      ctx.body = { error: { code: error.code, message: error.message, retryAfterSeconds: refused.retryAfterSeconds } };
+      return;
+    }
+    await json(ctx, async () => {
       const body = validate('PairStartRequest', await readJsonBody(ctx.req, 16 * 1024)) as { scopes: string[]; admin?: boolean; readOnly?: boolean };
-      const { pairing, deviceCode } = rt.pairings.start(body);
+      // At most maxPending pairings in memory (rule pairings-in-memory-capped).
+      const { pairing, deviceCode } = rt.pairings.start(body, Date.now(), maxPending);
       return { userCode: pairing.userCode, deviceCode, verificationUri: `${rt.baseUrl}/dashboard/connect?code=${pairing.userCode}`, expiresIn: 600, interval: 2 };
-    }),
-  );
+    });
+  });
 
   router.post('/v1/cli/pair/poll', (ctx) =>
     json(ctx, async () => {

@@ -1,0 +1,86 @@
+// POST /v1/cli/pair/start is throttled per client address, and the pairings held in memory are capped (rules
+// pair-start-throttled-per-address, pairings-in-memory-capped). Requests come from distinct loopback addresses
+// (127.0.0.0/8 is all loopback on Linux) so the per-address count is observed from the real socket address.
+import { request } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../app.js';
+import { limits } from '../runtime.js';
+import { Pairings } from '../domain/pairing.js';
+
+const pairStart = limits.pairStart;
+
+let server: RunningServer;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-mcp-pairing-limits-'));
+  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Answer { status: number; retryAfter: string | undefined; json: { userCode?: string; error?: { code: string; message: string } } }
+
+/** POST /v1/cli/pair/start from the given loopback address. */
+function start(from: string): Promise<Answer> {
+  const url = new URL('/v1/cli/pair/start', server.url);
+  const body = JSON.stringify({ scopes: ['site:read'] });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, json: JSON.parse(text) }));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('pair/start timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('pair/start limits', () => {
+  it('rule:pair-start-throttled-per-address — one address gets its allowance, then 429 with Retry-After; another address is unaffected', async () => {
+    for (let i = 0; i < pairStart.perAddress.limit; i++) expect((await start('127.0.0.2')).status).toBe(200);
+    const refused = await start('127.0.0.2');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(refused.json.error?.code).toBe('rate_limited');
+    expect(refused.json.error?.message).toMatch(/retry after \d+ seconds/i);
+    expect((await start('127.0.0.3')).status).toBe(200);
+  }, 60_000);
+
+  it('rule:pairings-in-memory-capped — when the configured number of pairings is held, a new start answers 503 with a clear error', async () => {
+    // Fill the runtime's own store up to the cap directly: thousands of HTTP starts would need thousands of addresses.
+    const held = server.rt.pairings;
+    for (let i = 0; i < pairStart.maxPending; i++) {
+      try {
+        held.start({ scopes: ['site:read'] }, Date.now(), pairStart.maxPending);
+      } catch {
+        break; // already full (the earlier test's pairings count too)
+      }
+    }
+    const refused = await start('127.0.0.4');
+    expect(refused.status).toBe(503);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(refused.json.error?.code).toBe('pairing_capacity');
+    expect(refused.json.error?.message).toMatch(/too many pairings/i);
+  }, 60_000);
+
+  it('rule:pairings-in-memory-capped — expired pairings are dropped first, so the cap frees up as they expire', () => {
+    const pairings = new Pairings();
+    const cap = pairings.start.bind(pairings);
+    for (let i = 0; i < 3; i++) cap({ scopes: ['site:read'] }, 1_000 + i, 3);
+    expect(() => cap({ scopes: ['site:read'] }, 2_000, 3)).toThrow(/too many pairings/i);
+    // Ten minutes later the first three have expired and make room.
+    expect(() => cap({ scopes: ['site:read'] }, 1_000 + 10 * 60_000 + 5, 3)).not.toThrow();
+  });
+});
