@@ -43,9 +43,12 @@ const list_domains: ToolHandler = ({ site }) => ({
 const connect_domain: ToolHandler<{ hostname: string }> = async ({ rt, site, args, write, note, now }) => {
   const hostname = args.hostname.toLowerCase();
   const owner = await rt.store.lookupDirectory('hostname', hostname);
-  if (owner && owner !== site!.websiteId) throw unavailable(hostname);
-  const existing = domainsOf(site!).find((d) => d.hostname === hostname);
-  if (!existing && !(await rt.dns.exists(hostname))) throw unavailable(hostname);
+  const foreign = Boolean(owner && owner !== site!.websiteId);
+  const existing = foreign ? undefined : domainsOf(site!).find((d) => d.hostname === hostname);
+  // Another site's hostname still pays the DNS probe an unconnected one pays (and fails the same way if the
+  // resolver does), then answers the same: otherwise the answer's speed tells that the hostname is taken
+  // (rules domain-other-site-same-as-missing, domain-foreign-hostname-same-time).
+  if (!existing && (!(await rt.dns.exists(hostname)) || foreign)) throw unavailable(hostname);
   // Probe outside the transaction (network), then write the result in one transaction.
   const candidate: DomainRecord = existing ?? { hostname, status: 'pending', primary: false, verifyToken: randomBytes(12).toString('hex'), createdAt: now.toISOString() };
   const missing = await missingRecords(rt, candidate);
