@@ -70,7 +70,7 @@ export function appRouter(rt: Runtime): Router {
         failed = true;
         return page(ctx, 'Sign in', '<p>Email or password is wrong.</p><p><a href="/app/sign-in">Try again</a></p>', 401);
       }
-      sessions.start(ctx, user.userId, ws.id);
+      sessions.start(ctx, user.userId, ws.id, rt.baseUrl);
     } finally {
       admitted.settle(failed);
     }
@@ -78,7 +78,7 @@ export function appRouter(rt: Runtime): Router {
   });
 
   router.post('/sign-out', async (ctx) => {
-    sessions.end(ctx);
+    sessions.end(ctx, rt.baseUrl);
     ctx.redirect('/app/sign-in');
   });
 

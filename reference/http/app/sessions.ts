@@ -1,5 +1,6 @@
-// Signed-in app sessions: an unguessable id in an HttpOnly, SameSite=Strict cookie, held in memory (a restart
-// signs everyone out, acceptable for the reference server), with a per-session CSRF token for every form.
+// Signed-in app sessions: an unguessable id in an HttpOnly, SameSite=Strict cookie (Secure behind an https base
+// URL), held in memory (a restart signs everyone out, acceptable for the reference server), with a per-session
+// CSRF token for every form.
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 
@@ -13,14 +14,25 @@ export interface AppSession {
 const COOKIE = 'smcp_session';
 const LIFETIME_MS = 8 * 3_600_000;
 
+/**
+ * Marks the cookie Secure when the public base URL is https (rule session-cookie-secure-over-https). This hop may
+ * be plain http behind a TLS-terminating proxy (app.proxy is false, so X-Forwarded-Proto is not trusted): the
+ * configured base URL, not the request, says what the browser sees, and the cookie jar is told so.
+ */
+function cookieOptions(ctx: Context, baseUrl: string) {
+  const secure = baseUrl.startsWith('https:');
+  if (secure) ctx.cookies.secure = true;
+  return { httpOnly: true, sameSite: 'strict' as const, path: '/', secure, signed: false };
+}
+
 export class Sessions {
   #byId = new Map<string, AppSession>();
 
-  start(ctx: Context, userId: string, workspaceId: string): AppSession {
+  start(ctx: Context, userId: string, workspaceId: string, baseUrl: string): AppSession {
     const id = randomBytes(32).toString('base64url');
     const session = { userId, workspaceId, csrf: randomBytes(24).toString('base64url'), expiresAt: Date.now() + LIFETIME_MS };
     this.#byId.set(id, session);
-    ctx.cookies.set(COOKIE, id, { httpOnly: true, sameSite: 'strict', path: '/', overwrite: true, signed: false });
+    ctx.cookies.set(COOKIE, id, { ...cookieOptions(ctx, baseUrl), overwrite: true });
     return session;
   }
 
@@ -35,9 +47,9 @@ export class Sessions {
     return session;
   }
 
-  end(ctx: Context): void {
+  end(ctx: Context, baseUrl: string): void {
     const id = ctx.cookies.get(COOKIE);
     if (id) this.#byId.delete(id);
-    ctx.cookies.set(COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 0 });
+    ctx.cookies.set(COOKIE, '', { ...cookieOptions(ctx, baseUrl), maxAge: 0 });
   }
 }
