@@ -13,7 +13,7 @@ import { registerConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { toPortableSite } from '../tools/site-read.js';
-import { esc, page } from './app/html.js';
+import { appSecurityHeaders, esc, page } from './app/html.js';
 import { csrfOk, form } from './app/routes.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
@@ -145,6 +145,7 @@ export function pairingRouter(rt: Runtime): Router {
 
   // The owner's approval screen (rules dashboard-connect-lists-scopes, pairing-grant-only-narrower).
   router.get('/dashboard/connect', async (ctx) => {
+    appSecurityHeaders(ctx); // the redirect to sign-in too (rule app-pages-frame-protection)
     const session = rt.sessions.current(ctx);
     if (!session) return ctx.redirect(`/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
     const code = String(ctx.query.code ?? '');
@@ -167,6 +168,7 @@ export function pairingRouter(rt: Runtime): Router {
   });
 
   router.post('/dashboard/connect', async (ctx) => {
+    appSecurityHeaders(ctx);
     const session = rt.sessions.current(ctx);
     if (!session) return ctx.redirect('/app/sign-in');
     const body = await form(ctx);

@@ -24,8 +24,21 @@ function renderPage(title: string, page: Page, searchVisible: boolean): string {
   return `<!doctype html><html><head><meta charset="utf-8">${robots}<title>${escape(page.seo.title || page.title)} · ${escape(title)}</title></head><body><main>\n${sections}\n</main></body></html>`;
 }
 
+// A published page is static text (rule public-site-security-headers): no script may run at all, images may
+// come from this origin or any https/data source, styles inline or from this origin; it cannot be framed
+// (clickjacking), carry a <base> or a form, be sniffed into another type, or send its full address onward.
+const PUBLIC_CSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+function publicSecurityHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', PUBLIC_CSP);
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+}
+
 export function publicSiteHandler(rt: Runtime) {
   return async (ctx: Context): Promise<void> => {
+    publicSecurityHeaders(ctx); // the 404 too
     const websiteId = ctx.params.websiteId as string;
     const wsId = await rt.store.lookupDirectory('site', websiteId);
     const site = wsId ? (await rt.store.read(wsId))?.sites[websiteId] : undefined;

@@ -4,11 +4,22 @@ import type { Context } from 'koa';
 export const esc = (value: unknown): string =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/**
+ * Headers of every owner-facing response, redirects included (rule app-pages-frame-protection): never framed
+ * (clickjacking an Approve button), never sniffed, and no Referer, since app addresses carry plan ids and
+ * pairing codes.
+ */
+export function appSecurityHeaders(ctx: Context): void {
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'no-referrer');
+}
+
 export function page(ctx: Context, title: string, body: string, status = 200): void {
   ctx.status = status;
   ctx.type = 'text/html';
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
-  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  appSecurityHeaders(ctx);
   ctx.set('Cache-Control', 'no-store');
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} · site-mcp</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}

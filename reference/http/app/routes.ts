@@ -13,7 +13,7 @@ import { connectionView, createConnection } from '../../domain/connections.js';
 import { registerConnection } from '../../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { ToolError } from '../../domain/errors.js';
-import { esc, page } from './html.js';
+import { appSecurityHeaders, esc, page } from './html.js';
 import type { AppSession } from './sessions.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { clientAddress } from './client-address.js';
@@ -32,6 +32,11 @@ export function appRouter(rt: Runtime): Router {
   const sessions = rt.sessions;
   const router = new Router({ prefix: '/app' });
   const signInThrottle = new SignInThrottle(rt.limiter, rt.limits.signIn);
+  // Redirects too, not only rendered pages (rule app-pages-frame-protection).
+  router.use((ctx, next) => {
+    appSecurityHeaders(ctx);
+    return next();
+  });
 
   const requireSession = (ctx: Context): AppSession | undefined => {
     const session = sessions.current(ctx);
