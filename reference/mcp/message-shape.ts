@@ -50,14 +50,33 @@ export interface ComplexityLimits {
  * (rule tool-arguments-bounded).
  */
 export function complexityProblem(value: unknown, limits: ComplexityLimits): string | undefined {
+  const tooMany = `more than ${limits.maxNodes} values in all`;
   const stack: [unknown, number][] = [[value, 1]];
-  let nodes = 0;
+  let nodes = 1;
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
-    if (++nodes > limits.maxNodes) return `more than ${limits.maxNodes} values in all`;
     if (typeof current !== 'object' || current === null) continue;
     if (depth > limits.maxDepth) return `nested more than ${limits.maxDepth} levels deep`;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+    // Children are counted as they are visited, so a huge object costs no more than the limit to refuse.
+    if (Array.isArray(current)) {
+      for (const child of current) {
+        if (++nodes > limits.maxNodes) return tooMany;
+        stack.push([child, depth + 1]);
+      }
+    } else {
+      for (const key in current) {
+        if (++nodes > limits.maxNodes) return tooMany;
+        stack.push([(current as Record<string, unknown>)[key], depth + 1]);
+      }
+    }
   }
   return undefined;
+}
+
+/** A single tools/call whose arguments are over the bounds: answered by the call path before the SDK parses it. */
+export function oversizedToolCall(body: unknown, limits: ComplexityLimits): { id: string | number | null; name: string; args: unknown } | undefined {
+  if (!isPlainObject(body) || body.method !== 'tools/call' || !isPlainObject(body.params)) return undefined;
+  const { name, arguments: args } = body.params;
+  if (typeof name !== 'string' || !complexityProblem(args, limits)) return undefined;
+  return { id: typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null, name, args };
 }

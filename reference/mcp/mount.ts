@@ -12,7 +12,9 @@ import { authenticateBearer } from '../domain/authenticate.js';
 import type { Runtime } from '../runtime.js';
 import { buildMcpServer } from './server.js';
 import { readJsonBody, BodyError } from '../http/body.js';
-import { invalidParams } from './message-shape.js';
+import { invalidParams, oversizedToolCall } from './message-shape.js';
+import { callTool } from './call-tool.js';
+import { toCallToolResult } from './envelope.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-cap imports get a tool error
 
@@ -45,6 +47,15 @@ export function mcpHandler(rt: Runtime) {
     if (Array.isArray(body) && body.length === 0) return jsonRpcError(ctx, 400, -32600, 'Invalid Request: an empty batch.');
     const malformed = invalidParams(body);
     if (malformed) return jsonRpcError(ctx, 200, -32602, malformed.message, malformed.id);
+    // Arguments over the bounds are refused by the call path (an envelope, logged) before the SDK's own request
+    // parsing walks them, which costs about a second per 500,000 keys (rule tool-arguments-bounded).
+    const oversized = oversizedToolCall(body, rt.limits.toolArguments);
+    if (oversized) {
+      const envelope = await callTool(rt, { workspaceId: principal.workspaceId, connectionId: principal.connectionId }, oversized.name, oversized.args);
+      ctx.status = 200;
+      ctx.body = { jsonrpc: '2.0', id: oversized.id, result: toCallToolResult(envelope) };
+      return;
+    }
     const server = buildMcpServer(rt);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
