@@ -60,7 +60,7 @@ describe('app page headers', () => {
       const res = await get(path);
       expect(res.headers.get('x-frame-options'), path).toBe('DENY');
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
-      expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(res.headers.get('referrer-policy'), path).toBe('same-origin');
     }
     const signIn = await get('/app/sign-in');
     expect(csp(signIn).get('frame-ancestors')).toBe("'none'");

@@ -6,13 +6,15 @@ export const esc = (value: unknown): string =>
 
 /**
  * Headers of every owner-facing response, redirects included (rule app-pages-frame-protection): never framed
- * (clickjacking an Approve button), never sniffed, and no Referer, since app addresses carry plan ids and
+ * (clickjacking an Approve button), never sniffed, and no Referer to other origins, since app addresses carry plan ids and
  * pairing codes.
  */
 export function appSecurityHeaders(ctx: Context): void {
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: with no-referrer Chromium sends "Origin: null" on form posts, which the
+  // Host/Origin check (rightly) refuses, so sign-in and approval would break in a real browser.
+  ctx.set('Referrer-Policy', 'same-origin');
 }
 
 export function page(ctx: Context, title: string, body: string, status = 200): void {
