@@ -1,6 +1,6 @@
 // The demo workspace of `npm start`: an owner with two sites (one published), built by the same world
 // builder the fixtures protocol uses, and one full-scope workspace connection.
-import { registerConnection } from './domain/authenticate.js';
+import { indexConnection } from './domain/authenticate.js';
 import { createConnection } from './domain/connections.js';
 import { workspaceNow } from './domain/clock.js';
 import { buildWorld } from './domain/world.js';
@@ -22,9 +22,10 @@ export async function seedDemo(rt: Runtime) {
     new Date(),
   );
   const owner = world.users.rosa!;
-  const { connection, token } = await rt.store.transact(world.workspaceId, (ws) =>
-    createConnection(ws, { userId: owner.userId, websiteId: world.sites.bakery!.websiteId, reach: 'workspace', preset: 'full' }, workspaceNow(ws)),
-  );
-  await registerConnection(rt.store, connection, world.workspaceId);
+  const { token } = await rt.store.transact(world.workspaceId, (ws, tx) => {
+    const created = createConnection(ws, { userId: owner.userId, websiteId: world.sites.bakery!.websiteId, reach: 'workspace', preset: 'full' }, workspaceNow(ws));
+    indexConnection(tx, created.connection, world.workspaceId);
+    return created;
+  });
   return { workspaceId: world.workspaceId, websiteId: world.sites.bakery!.websiteId, ownerEmail: owner.email, ownerPassword: owner.password, token };
 }

@@ -1,7 +1,7 @@
 // Bearer authentication at the MCP edge (§4.1, §5.2): the presented token is hashed and looked up; the
 // plaintext is never stored or compared. A revoked connection, or a token of any other kind (e.g. a
 // read-only delivery token), is not a connection and authenticates nothing.
-import type { Store } from '../store/store.js';
+import type { Store, Transaction } from '../store/store.js';
 import type { Connection } from './model.js';
 import { hashToken, TOKEN_PREFIX } from './tokens.js';
 
@@ -11,10 +11,13 @@ export interface AuthenticatedConnection {
   scopes: string[];
 }
 
-/** Makes a new connection findable by its token hash (MCP edge) and by its id (Developers page, fixtures). */
-export async function registerConnection(store: Store, connection: Pick<Connection, 'tokenHash' | 'connectionId'>, workspaceId: string): Promise<void> {
-  await store.setDirectory('token', connection.tokenHash, `${workspaceId} ${connection.connectionId}`);
-  await store.setDirectory('connection', connection.connectionId, workspaceId);
+/**
+ * Makes a new connection findable by its token hash (MCP edge) and by its id (Developers page, fixtures), in
+ * the transaction that creates it (rule store-lookups-with-document).
+ */
+export function indexConnection(tx: Transaction, connection: Pick<Connection, 'tokenHash' | 'connectionId'>, workspaceId: string): void {
+  tx.index('token', connection.tokenHash, `${workspaceId} ${connection.connectionId}`);
+  tx.index('connection', connection.connectionId, workspaceId);
 }
 
 export async function authenticateBearer(store: Store, authorization: string | undefined, oauth?: () => Promise<{ edge: { authenticate(store: Store, token: string): Promise<AuthenticatedConnection | null> } }>): Promise<AuthenticatedConnection | null> {

@@ -7,7 +7,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { sharedAjv } from '../../spec/index.js';
 import { ToolError } from '../domain/errors.js';
 import { connectionView, createConnection } from '../domain/connections.js';
-import { registerConnection } from '../domain/authenticate.js';
+import { indexConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
 import { buildWorld, WorldError, type WorldRequest } from '../domain/world.js';
 import { fingerprint } from '../domain/site.js';
@@ -77,7 +77,7 @@ export function fixturesRouter(rt: Runtime): Router {
   router.post('/connections', async (ctx) => {
     const request = await body<{ userId: string; websiteId?: string | null; reach?: 'website' | 'workspace'; scopes?: string[]; preset?: string; createdAt?: string }>(ctx, 'ConnectionRequest');
     const wsId = await workspaceOf('user', request.userId);
-    const { connection, token, view } = await rt.store.transact(wsId, (ws) => {
+    const { token, view } = await rt.store.transact(wsId, (ws, tx) => {
       const now = workspaceNow(ws);
       const created = createConnection(
         ws,
@@ -91,9 +91,9 @@ export function fixturesRouter(rt: Runtime): Router {
         },
         now,
       );
+      indexConnection(tx, created.connection, wsId);
       return { ...created, view: connectionView(created.connection, now) };
     });
-    await registerConnection(rt.store, connection, wsId);
     ctx.body = { ...view, token };
   });
 

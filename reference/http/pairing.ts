@@ -9,7 +9,7 @@ import { readJsonBody, BodyError } from './body.js';
 import { approvePairing, PairingError, PairingsFull, type Pairing } from '../domain/pairing.js';
 import { rateLimited } from '../domain/rate-limit.js';
 import { clientAddress } from './app/client-address.js';
-import { registerConnection } from '../domain/authenticate.js';
+import { indexConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { toPortableSite } from '../tools/site-read.js';
@@ -23,10 +23,13 @@ const STATUS: Record<PairingError['code'], number> = { validation_failed: 400, n
 export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }) {
   const wsId = await rt.store.lookupDirectory('user', input.userId);
   if (!wsId) throw new PairingError('not_found', 'No such user.');
-  const result = await rt.store.transact(wsId, (ws) => approvePairing(ws, pairing, input, workspaceNow(ws)));
-  if (result.connection) await registerConnection(rt.store, result.connection, wsId);
-  if (result.deliveryTokenHash) await rt.store.setDirectory('delivery', result.deliveryTokenHash, `${wsId} ${pairing.grant!.websiteId}`);
-  return result;
+  return rt.store.transact(wsId, (ws, tx) => {
+    const result = approvePairing(ws, pairing, input, workspaceNow(ws));
+    // Findable in the same commit as the connection or delivery token (rule store-lookups-with-document).
+    if (result.connection) indexConnection(tx, result.connection, wsId);
+    if (result.deliveryTokenHash) tx.index('delivery', result.deliveryTokenHash, `${wsId} ${pairing.grant!.websiteId}`);
+    return result;
+  });
 }
 
 export function authMd(): string {

@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Runtime } from '../runtime.js';
 import { createConnection } from '../domain/connections.js';
-import { registerConnection } from '../domain/authenticate.js';
+import { indexConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { ToolError } from '../domain/errors.js';
@@ -53,20 +53,20 @@ ${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(
     const key = OAuthEdge.bindingKey(clientId, session.userId);
     let connection;
     try {
-      connection = await rt.store.transact(session.workspaceId, (ws) => {
+      connection = await rt.store.transact(session.workspaceId, (ws, tx) => {
         const now = workspaceNow(ws);
         // One connection per client and owner: an earlier one is revoked, never silently reused.
         for (const c of Object.values(ws.connections)) if (c.oauth && OAuthEdge.bindingKey(c.oauth.clientId, c.oauth.subject) === key && !c.revokedAt) c.revokedAt = now.toISOString();
         const created = createConnection(ws, { userId: session.userId, websiteId: body.get('websiteId') ?? '', scopes: granted, kind: 'oauth' }, now).connection;
         created.oauth = { clientId, subject: session.userId };
+        indexConnection(tx, created, session.workspaceId);
+        tx.index('oauth', key, `${session.workspaceId} ${created.connectionId}`);
         return created;
       });
     } catch (error) {
       if (error instanceof ToolError) return page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, 403);
       throw error;
     }
-    await registerConnection(rt.store, connection, session.workspaceId);
-    await rt.store.setDirectory('oauth', key, `${session.workspaceId} ${connection.connectionId}`);
     const grant = new oauth.idp.provider.Grant({ accountId: session.userId, clientId });
     grant.addOIDCScope('openid');
     // The grant covers what was requested, so the provider's consent prompt is satisfied; what the client may

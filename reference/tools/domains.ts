@@ -53,17 +53,17 @@ const connect_domain: ToolHandler<{ hostname: string }> = async ({ rt, site, arg
   const candidate: DomainRecord = existing ?? { hostname, status: 'pending', primary: false, verifyToken: randomBytes(12).toString('hex'), createdAt: now.toISOString() };
   const missing = await missingRecords(rt, candidate);
   const status: DomainRecord['status'] = missing.length === 0 ? 'verified' : 'pending';
-  await write((_ws, fresh) => {
+  await write((_ws, fresh, tx) => {
     const list = domainsOf(fresh);
     let record = list.find((d) => d.hostname === hostname);
     if (!record) {
       record = { ...candidate };
       list.push(record);
+      tx.index('hostname', hostname, fresh.websiteId); // with the record (rule store-lookups-with-document)
     }
     record.status = status;
     record.checkedAt = now.toISOString();
   });
-  if (!existing) await rt.store.setDirectory('hostname', hostname, site!.websiteId);
   note(existing ? 'domain re-checked' : 'domain connected');
   return {
     hostname,

@@ -10,7 +10,7 @@ import { verifySignInPassword } from '../../domain/passwords.js';
 import { workspaceNow } from '../../domain/clock.js';
 import { decidePlan, DecisionError, collectExpiredPlans } from '../../domain/plans.js';
 import { connectionView, createConnection } from '../../domain/connections.js';
-import { registerConnection } from '../../domain/authenticate.js';
+import { indexConnection } from '../../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { ToolError } from '../../domain/errors.js';
 import { appSecurityHeaders, esc, page } from './html.js';
@@ -169,8 +169,8 @@ ${controls}</div>`);
     const body = await form(ctx);
     if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
     try {
-      const { connection, token } = await rt.store.transact(session.workspaceId, (ws) =>
-        createConnection(
+      const { connection, token } = await rt.store.transact(session.workspaceId, (ws, tx) => {
+        const created = createConnection(
           ws,
           {
             userId: session.userId,
@@ -179,9 +179,10 @@ ${controls}</div>`);
             ...(body.get('preset') === 'full' ? { preset: 'full' } : { scopes: body.getAll('scope') }),
           },
           workspaceNow(ws),
-        ),
-      );
-      await registerConnection(rt.store, connection, session.workspaceId);
+        );
+        indexConnection(tx, created.connection, session.workspaceId);
+        return created;
+      });
       page(ctx, 'Connection created', `<div class="card"><p>Copy this token now. It is shown once; only its hash is kept.</p><p><code id="token">${esc(token)}</code></p>
 <p class="muted">Scopes: ${esc(connection.scopes.join(', '))}</p></div><p><a href="/app/sites/${esc(ctx.params.websiteId)}/developers">Back to Developers</a></p>`);
     } catch (error) {
