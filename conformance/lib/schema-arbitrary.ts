@@ -118,7 +118,10 @@ export function malformed(schema: JsonSchema): fc.Arbitrary<unknown> {
     // a hostile string where a property goes
     fc.tuple(base, pickKey, hostileString).map(([args, key, s]) => ({ ...args, [key]: s })),
     // unknown properties, including prototype-polluting names
-    fc.tuple(base, fc.constantFrom('__proto__', 'constructor', 'prototype', 'unknownField', '$where'), fc.jsonValue({ maxDepth: 2 })).map(([args, key, v]) => JSON.parse(JSON.stringify({ ...args }).replace(/^\{/, `{${JSON.stringify(key)}:${JSON.stringify(v) ?? 'null'}${Object.keys(args).length ? ',' : ''}`))),
+    // (defineProperty makes "__proto__" an own, serialized key rather than the prototype setter)
+    fc.tuple(base, fc.constantFrom('__proto__', 'constructor', 'prototype', 'unknownField', '$where'), fc.jsonValue({ maxDepth: 2 })).map(([args, key, v]) =>
+      Object.defineProperty({ ...args }, key, { value: v, enumerable: true, writable: true, configurable: true }),
+    ),
     // deep nesting in a property
     fc.tuple(base, pickKey, deep).map(([args, key, d]) => ({ ...args, [key]: d })),
     // arbitrary JSON objects
