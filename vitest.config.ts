@@ -8,5 +8,8 @@ export default defineConfig({
     pool: 'forks',
     // Property tests are black-box: one target server for all of them (conformance/properties/global-setup.ts).
     globalSetup: ['conformance/properties/global-setup.ts'],
+    // Against the reference (no SITE_MCP_URL) the properties also check its declared choices; against another
+    // target they check the source only, unless SITE_MCP_DECLARATION names that target's declaration.
+    env: { SITE_MCP_DECLARATION: process.env.SITE_MCP_DECLARATION ?? (process.env.SITE_MCP_URL ? '' : 'conformance/declarations/reference.yaml') },
   },
 });

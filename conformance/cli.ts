@@ -13,7 +13,8 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
+import { DeclarationError, readDeclaration } from './lib/declaration.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
@@ -41,6 +42,9 @@ const { values, positionals } = parseArgs({
     'dry-run': { type: 'boolean', default: false },
     // Starts the reference server deliberately breaking these rules (proves checks can fail; see prove-checks.ts).
     break: { type: 'string', multiple: true },
+    // The target's implementation declaration (spec/schemas/declaration.schema.json): without it only what the
+    // source says is checked, and checks that need a declared choice are reported as not checked.
+    declaration: { type: 'string' },
   },
 });
 
@@ -50,6 +54,18 @@ process.env.SITE_MCP_SEED = seed;
 const parallel = Number(values.parallel);
 const reportsDir = join(repo, 'reports');
 await mkdir(reportsDir, { recursive: true });
+
+if (values.declaration) {
+  const path = resolvePath(values.declaration);
+  try {
+    readDeclaration(path);
+  } catch (error) {
+    if (!(error instanceof DeclarationError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+  process.env.SITE_MCP_DECLARATION = path;
+} else delete process.env.SITE_MCP_DECLARATION;
 
 const quote = (s: string) => s.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&');
 
@@ -122,7 +138,7 @@ async function main(): Promise<number> {
     );
     // Feature paths on the command line replace the configured ones (Cucumber would add them to the glob).
     if (positionals.length) runConfiguration.sources.paths = positionals;
-    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${parallel}`);
+    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${parallel} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
     // Messages are collected in-process (the message file written by the formatter may still be flushing).
     const envelopes: Record<string, any>[] = [];
     const { success } = await runCucumber(runConfiguration, { cwd: repo }, (envelope) => envelopes.push(envelope as Record<string, any>));
@@ -155,7 +171,7 @@ async function main(): Promise<number> {
     const replays = new Set(
       scenarios
         .filter((x) => x.status === 'failed' && x.source === 'cucumber')
-        .map((s) => `replay: npm run conformance -- --seed ${seed} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`),
+        .map((s) => `replay: npm run conformance -- --seed ${seed}${values.declaration ? ` --declaration ${values.declaration}` : ''} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`),
     );
     for (const line of replays) console.log(line);
     if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);

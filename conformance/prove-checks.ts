@@ -12,7 +12,7 @@ const rules = process.argv.slice(2).length ? process.argv.slice(2) : [...BREAKAB
 
 function run(rule: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', '--break', rule, '--tags', `@rule:${rule}`, '--parallel', '1'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', '--break', rule, '--declaration', 'conformance/declarations/reference.yaml', '--tags', `@rule:${rule}`, '--parallel', '1'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));

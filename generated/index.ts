@@ -1,6 +1,7 @@
 /* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */
 export * as CommonSchema from './schemas/common.js';
 export * as CustomerRecordsSchema from './schemas/customer-records.js';
+export * as DeclarationSchema from './schemas/declaration.js';
 export * as ErrorSchema from './schemas/error.js';
 export * as FixturesFixturesSchema from './schemas/fixtures/fixtures.js';
 export * as LayoutSchema from './schemas/layout.js';

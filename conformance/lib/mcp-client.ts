@@ -9,7 +9,13 @@ import { McpError, type GetPromptResult, type ListPromptsResult, type ListResour
 import { envelopeOf, runChecks, type ToolCallRecord } from './checks.js';
 
 export interface ToolErrorBody { code: string; message: string; retryable?: boolean; details?: Record<string, any> }
-export interface Envelope { ok: boolean; data?: any; error?: ToolErrorBody }
+export interface Envelope {
+  ok: boolean;
+  data?: any;
+  error?: ToolErrorBody;
+  /** Set when a call of an unlisted tool was refused at the protocol level (a JSON-RPC client error) instead. */
+  protocolError?: { code: number; message: string };
+}
 export interface ToolCallOutcome {
   /** The parsed `{ ok, data }` / `{ ok: false, error }` (structuredContent, else the JSON text item). */
   envelope: Envelope;
@@ -51,7 +57,11 @@ export class McpConnection {
       } else throw error;
     }
     runChecks(record);
-    return { envelope: envelopeOf(record) as Envelope, record };
+    // runChecks let a JSON-RPC client error through only for a tool the source does not list.
+    const envelope: Envelope = record.jsonRpcError
+      ? { ok: false, protocolError: record.jsonRpcError }
+      : (envelopeOf(record) as Envelope);
+    return { envelope, record };
   }
 
   async listTools(): Promise<ListToolsResult> {

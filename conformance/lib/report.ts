@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { loadRules } from '../../spec/index.js';
 import { CHECKS } from './checks.js';
+import { NOT_CHECKED_MEDIA_TYPE } from './declaration.js';
 
 export type Status = 'passed' | 'failed';
 export interface ScenarioResult {
@@ -20,6 +21,8 @@ export interface ScenarioResult {
   /** The first failure message, when it failed. */
   message?: string;
   source: 'cucumber' | 'vitest';
+  /** Checks the scenario skipped because the target did not declare the value they need (rule kit-judges-by-source). */
+  notChecked?: string[];
 }
 export interface RuleResult { rule: string; status: Status; scenarios: ScenarioResult[] }
 
@@ -36,7 +39,13 @@ export function scenarioResults(messages: string | Record<string, any>[]): Scena
   const started = new Map<string, string>();
   // pickle id -> worst step status so far (rank in RANK) and its message; UNKNOWN until a step finishes.
   const worst = new Map<string, { rank: number; message?: string }>();
+  const notChecked = new Map<string, Set<string>>();
   for (const m of envelopes) {
+    if (m.attachment?.mediaType === NOT_CHECKED_MEDIA_TYPE && m.attachment.testCaseStartedId) {
+      const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!);
+      if (pickleId) notChecked.set(pickleId, (notChecked.get(pickleId) ?? new Set()).add(String(m.attachment.body)));
+      continue;
+    }
     if (m.pickle) pickles.set(m.pickle.id, { name: m.pickle.name, uri: m.pickle.uri, line: m.pickle.location?.line, tags: m.pickle.tags.map((t: { name: string }) => t.name) });
     else if (m.testCase) {
       testCases.set(m.testCase.id, m.testCase.pickleId);
@@ -51,7 +60,8 @@ export function scenarioResults(messages: string | Record<string, any>[]): Scena
   }
   return [...worst.entries()].map(([id, { rank, message }]) => {
     const status: Status = rank === RANK.indexOf('PASSED') ? 'passed' : 'failed';
-    return { ...pickles.get(id)!, status, ...(status === 'failed' ? { message } : {}), source: 'cucumber' as const };
+    const skipped = notChecked.get(id);
+    return { ...pickles.get(id)!, status, ...(status === 'failed' ? { message } : {}), source: 'cucumber' as const, ...(skipped ? { notChecked: [...skipped].sort() } : {}) };
   });
 }
 
@@ -105,9 +115,16 @@ export function rulesNamedInSuite(repo: string): { features: Set<string>; proper
   return { features: scan('features', '.feature', /@rule:([a-z0-9-]+)/g), properties: scan('conformance/properties', '.test.ts', RULE_IN_NAME) };
 }
 
+/** Each undeclared decision a check needed, with the number of scenarios that could not check it. */
+export function notCheckedTally(scenarios: ScenarioResult[]): Record<string, number> {
+  const tally: Record<string, number> = {};
+  for (const s of scenarios) for (const what of s.notChecked ?? []) tally[what] = (tally[what] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(tally).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** How many failures each generic check caused (from the failure messages). */
 export function checkFailures(scenarios: ScenarioResult[]): Record<string, number> {
-  const counts: Record<string, number> = Object.fromEntries(CHECKS.map((c) => [c, 0]));
+  const counts: Record<string, number> = Object.fromEntries(CHECKS.map((c) => [c.name, 0]));
   for (const s of scenarios) {
     const check = /check (\w+) failed/.exec(s.message ?? '')?.[1];
     if (check) counts[check] = (counts[check] ?? 0) + 1;
@@ -134,6 +151,7 @@ export interface Report {
     problems: number;
   };
   checks: Record<string, number>;
+  notChecked: Record<string, number>;
   expectedFailuresUnknown: string[];
   withoutCheck: string[];
 }
@@ -179,6 +197,7 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
       problems: unexpected + xpass + untagged.filter((s) => s.status === 'failed').length + [...expected.keys()].filter((k) => !known.has(k)).length,
     },
     checks: checkFailures(scenarios),
+    notChecked: notCheckedTally(scenarios),
     expectedFailuresUnknown: [...expected.keys()].filter((k) => !known.has(k)),
     withoutCheck,
   };
@@ -215,5 +234,10 @@ export function printReport(report: Report, log: (line: string) => void = consol
       `${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)`,
   );
   if (report.withoutCheck.length) log(`without a check: ${report.withoutCheck.join(', ')}`);
+  const skipped = Object.entries(report.notChecked);
+  if (skipped.length) {
+    log(`\nnot checked, not declared (pass --declaration to check them): ${skipped.length} decision(s)`);
+    for (const [what, n] of skipped) log(`  ${what} — in ${n} scenario${n === 1 ? '' : 's'}`);
+  }
   log(`${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed`);
 }

@@ -7,6 +7,7 @@
 import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import type { Envelope, HttpAnswer, McpConnection } from '../../conformance/lib/mcp-client.js';
+import { NOT_CHECKED_MEDIA_TYPE } from '../../conformance/lib/declaration.js';
 
 setDefaultTimeout(60_000);
 
@@ -69,6 +70,14 @@ export class SiteWorld extends World {
     const c = this.connections.get(name);
     if (!c) throw new Error(`no connection "${name}" in this scenario`);
     return c;
+  }
+
+  /**
+   * Records a check this scenario could not make because the target did not declare the value it needs
+   * (rule kit-judges-by-source): reported as "not checked", never a failure.
+   */
+  notChecked(what: string): void {
+    void this.attach(what, NOT_CHECKED_MEDIA_TYPE);
   }
 
   /** A random token of lower-case letters and digits from the scenario's seeded PRNG. */

@@ -1,0 +1,60 @@
+/* Generated from spec/ by `npm run generate`. Do not edit: change the schema and regenerate. */
+
+/**
+ * What an implementation declares about its choices on points the source leaves open ("not shown"). The kit checks a declared value precisely; where nothing is declared, a check that needs the value reports it as not checked and never fails for it (rule kit-judges-by-source). Passed with `--declaration FILE` (YAML or JSON).
+ */
+export interface ImplementationDeclaration {
+  declarationVersion: 1;
+  implementation?: {
+    name?: string;
+    version?: string;
+  };
+  /**
+   * The error code (error.code) the implementation answers for each kind of refusal the kit tells apart. Keys are the kit's names for the kinds; a kind left out is not checked.
+   */
+  errorCodes?: {
+    scope_denied?: string;
+    access_denied?: string;
+    area_disabled?: string;
+    owner_only?: string;
+    advanced_grant_missing?: string;
+    website_required?: string;
+    not_found?: string;
+    validation_failed?: string;
+    stale_revision?: string;
+    review_required?: string;
+    not_available?: string;
+    plan_not_approved?: string;
+    plan_declined?: string;
+    plan_expired?: string;
+    plan_used?: string;
+    plan_wrong_caller?: string;
+    plan_subject_changed?: string;
+    plan_anchor_mismatch?: string;
+    insufficient_credits?: string;
+    ai_consent_missing?: string;
+    over_cap?: string;
+    site_limit_reached?: string;
+    rate_limited?: string;
+    throttled?: string;
+    operation_failed?: string;
+    not_implemented?: string;
+    internal_error?: string;
+  };
+  /**
+   * true: error objects follow spec/schemas/error.schema.json beyond the code (a message a person can act on, details such as issues, requiredScopes, retryAfterSeconds, currentRev).
+   */
+  errorObject?: boolean;
+  /**
+   * true: every `data` validates against the outputSchema of spec/tools/<tool>.json (field names and shapes beyond those the source names).
+   */
+  outputSchemas?: boolean;
+  /**
+   * true: each tool result carries the envelope both as structuredContent and as the JSON of its text item, and isError is true exactly when ok is false.
+   */
+  mcpEncoding?: boolean;
+  /**
+   * How a call of a tool that does not exist is answered: an envelope refusal, or a JSON-RPC error (-32602).
+   */
+  unknownTool?: 'envelope' | 'json-rpc-error';
+}
