@@ -16,6 +16,7 @@ export interface Declaration {
   errorObject?: boolean;
   outputSchemas?: boolean;
   mcpEncoding?: boolean;
+  resourcesMirrorTools?: boolean;
   unknownTool?: 'envelope' | 'json-rpc-error';
 }
 

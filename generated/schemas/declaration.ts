@@ -57,4 +57,8 @@ export interface ImplementationDeclaration {
    * How a call of a tool that does not exist is answered: an envelope refusal, or a JSON-RPC error (-32602).
    */
   unknownTool?: 'envelope' | 'json-rpc-error';
+  /**
+   * true: reading each §4.4 resource answers the JSON envelope its site:read tool answers (spec/resources.json names the tool).
+   */
+  resourcesMirrorTools?: boolean;
 }

@@ -1,0 +1,41 @@
+// rule:kit-judges-by-source — the suite never fails a correct implementation for a choice the source leaves
+// open. A correct variant of the reference (variant-proxy.ts: every error code renamed, extra fields in data,
+// errors and listed tools, errors without details, unknown tools refused with a JSON-RPC error) must pass every
+// scenario, checked by the source alone and with its own declaration. Each run starts its own reference server.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+function runVariant(args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/variants/run.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
+    child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
+    child.once('exit', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+describe('correct variants', () => {
+  it('rule:kit-judges-by-source — the renamed variant passes every scenario without a declaration (source checks only)', async () => {
+    const { code, output } = await runVariant([]);
+    expect(output).toMatch(/\b(\d+) scenarios passed, 0 failed/);
+    expect(output).toMatch(/not checked, not declared/);
+    expect(code, output.slice(-4000)).toBe(0);
+  }, 300_000);
+
+  it('rule:kit-judges-by-source — the renamed variant passes every scenario with its own declaration (renamed codes checked)', async () => {
+    const { code, output } = await runVariant(['--declared']);
+    expect(output).toMatch(/\b(\d+) scenarios passed, 0 failed/);
+    expect(code, output.slice(-4000)).toBe(0);
+  }, 300_000);
+
+  it('rule:kit-judges-by-source — declared checks bite: the same variant run with the reference\'s declaration fails', async () => {
+    const { code, output } = await runVariant(['--declaration', 'conformance/declarations/reference.yaml']);
+    expect(output).toMatch(/generic check failures: .*error_object_conformance/);
+    expect(output).toMatch(/scenarios passed, [1-9]\d* failed/);
+    expect(code).toBe(1);
+  }, 300_000);
+});
