@@ -66,12 +66,6 @@ Feature: Advanced editor
   Scenario: Layout takes bounded tokens only
     When "agent" calls "set_section_layout" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "layout": { "width": "wide", "hideOnMobile": true } }
-      """
-    Then the call succeeds
-    And the data at "/layout/width" equals "wide"
-    When "agent" calls "set_section_layout" with:
-      """
       { "sectionId": "{{section:main/home/hero}}", "layout": { "width": "37px" } }
       """
     Then the call fails with "validation_failed"
@@ -80,6 +74,14 @@ Feature: Advanced editor
       { "sectionId": "{{section:main/home/hero}}", "layout": { "customCss": "x" } }
       """
     Then the call fails with "validation_failed"
+    # The token values themselves are our decision (§2.4 "Allowed values: not shown").
+    Given the target adopts the decision "layout-token-values"
+    When "agent" calls "set_section_layout" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "layout": { "width": "wide", "hideOnMobile": true } }
+      """
+    Then the call succeeds
+    And the data at "/layout/width" equals "wide"
 
   @rule:advanced-grant-fail-closed
   Scenario: Without the grant every advanced tool answers a logged denial

@@ -88,6 +88,8 @@ Feature: Domains
 
   @rule:throttle-connect-domain
   Scenario: connect_domain has its own per-workspace throttle
+    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
+    Given the target adopts the decision "limit-values"
     Given the hostname "{{host:shop}}" exists in DNS
     When "agent" calls "connect_domain" 10 times with:
       """

@@ -26,6 +26,8 @@ Feature: Import and migration
 
   @rule:import-site-size-cap
   Scenario: A snapshot over the size cap is refused and creates nothing
+    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
+    Given the target adopts the decision "limit-values"
     When "agent" calls "import_site" with a snapshot of 5300000 bytes
     Then the call fails with "over_cap"
     When "agent" calls "list_sites"
@@ -101,6 +103,8 @@ Feature: Import and migration
 
   @rule:throttle-create-site @rule:import-site-site-limit
   Scenario: create_site has its own per-workspace throttle, and imports respect the site limit
+    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
+    Given the target adopts the decision "limit-values"
     Given "olive" has a connection "ws" to "main" with scopes "workspace:write, content:write"
     When "ws" calls "create_site" 5 times with:
       """

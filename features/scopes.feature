@@ -33,7 +33,7 @@ Feature: Scopes and presets
       """
       { "websiteId": "{{site:main}}" }
       """
-    Then the connection view of "plain" lists scopes "site:read, content:write"
+    Then the connection view of "plain" lists at least the scopes "site:read, content:write"
     And the connection view of "plain" shows reach "website"
     When "plain" calls "list_sites"
     Then the data at "/sites" has 1 items
@@ -43,6 +43,9 @@ Feature: Scopes and presets
       { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Default scopes can edit" }
       """
     Then the call succeeds
+    # Whether domain:read is on by default is our decision (§2.2 "not shown").
+    Given the target adopts the decision "scope-domain-read-default"
+    Then the connection view of "plain" lists scopes "site:read, content:write"
     When "plain" calls "list_domains"
     Then the call fails with "scope_denied"
     When "plain" calls "prepare_publish"
@@ -50,10 +53,12 @@ Feature: Scopes and presets
 
   @rule:preset-names @rule:connection-reach-values
   Scenario: The read-only preset grants site:read only; reach is website or workspace
+    When "olive" cannot create a connection with reach "galaxy"
+    # Preset names other than "full" are our decision (§2.1 "Other preset names: not shown").
+    Given the target adopts the decision "preset-names"
     Given "olive" has a connection "ro" to "main" with preset "read-only"
     Then the connection view of "ro" lists scopes "site:read"
     And the connection view of "ro" shows preset "Read only"
-    When "olive" cannot create a connection with reach "galaxy"
 
   @rule:preset-full-every-scope @rule:full-preset-since @rule:connection-scopes-resolved-at-creation
   Scenario: The full preset grants every scope, ai:generate and workspace:write included

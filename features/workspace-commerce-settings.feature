@@ -104,6 +104,8 @@ Feature: Workspace, commerce, settings, communications and AI images
 
   @rule:throttle-generate-image @rule:generate-image-brand-consistent
   Scenario: generate_image is throttled per workspace, and images follow the brand palette
+    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
+    Given the target adopts the decision "limit-values"
     When the workspace of "olive" changes settings:
       """
       { "credits": 50 }
@@ -141,6 +143,8 @@ Feature: Workspace, commerce, settings, communications and AI images
 
   @rule:create-site-limit-twice @rule:generate-image-balance-never-negative
   Scenario: Concurrent calls never take more than the last site slot or the last credits
+    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
+    Given the target adopts the decision "limit-values"
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, workspace:write, ai:generate"
     When the workspace of "olive" changes settings:
       """

@@ -7,7 +7,7 @@
 // SITE_MCP_DECLARATION; each process reads it once.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { SPEC_BASE, sharedAjv } from '../../spec/index.js';
+import { loadRules, SPEC_BASE, sharedAjv } from '../../spec/index.js';
 
 export interface Declaration {
   declarationVersion: 1;
@@ -18,9 +18,25 @@ export interface Declaration {
   mcpEncoding?: boolean;
   resourcesMirrorTools?: boolean;
   unknownTool?: 'envelope' | 'json-rpc-error';
+  adopts?: string[];
 }
 
 export class DeclarationError extends Error {}
+
+/**
+ * Thrown by a step that needs a value the target did not declare: the step, and the rest of its scenario, are
+ * reported as not checked instead of failing (features/support/declared.ts).
+ */
+export class NotDeclared extends Error {
+  constructor(readonly what: string) {
+    super(`not declared: ${what}`);
+  }
+}
+
+/** Whether the target declared that it follows decision rule `ruleId` of the catalogue. */
+export function adopts(ruleId: string): boolean {
+  return activeDeclaration()?.adopts?.includes(ruleId) ?? false;
+}
 
 /** Reads and validates a declaration file (YAML or JSON); throws DeclarationError with one readable sentence. */
 export function readDeclaration(path: string): Declaration {
@@ -40,7 +56,11 @@ export function readDeclaration(path: string): Declaration {
   if (!validate(value)) {
     throw new DeclarationError(`the declaration file ${path} does not match spec/schemas/declaration.schema.json: ${sharedAjv().errorsText(validate.errors)}`);
   }
-  return value as Declaration;
+  const declaration = value as Declaration;
+  const decisions = new Set(loadRules().filter((r) => r.decision).map((r) => r.id));
+  const unknown = (declaration.adopts ?? []).filter((id) => !decisions.has(id));
+  if (unknown.length) throw new DeclarationError(`the declaration file ${path} adopts ${unknown.join(', ')}, which are not decision rules of spec/rules`);
+  return declaration;
 }
 
 let active: Declaration | null | undefined;

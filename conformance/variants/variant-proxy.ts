@@ -54,6 +54,17 @@ function transformMessage(message: unknown, options: VariantOptions): unknown {
       });
     }
   }
+  // A resource read carries the same envelope in its contents (as the reference does): the variant renames there too.
+  if (Array.isArray(result.contents)) {
+    result.contents = result.contents.map((item: unknown) => {
+      if (!isObject(item) || typeof item.text !== 'string') return item;
+      try {
+        return { ...item, text: JSON.stringify(transformEnvelope(JSON.parse(item.text), options)) };
+      } catch {
+        return item;
+      }
+    });
+  }
   return { ...message, result };
 }
 

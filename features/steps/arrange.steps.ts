@@ -5,8 +5,15 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { FixturesError, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
+import { adopts, NotDeclared } from '../../conformance/lib/declaration.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+
+// The rest of the scenario checks values of one of our decision rules (spec/rules, decision: true): it runs
+// only for a target whose declaration adopts that rule, and is reported as not checked otherwise.
+Given('the target adopts the decision {string}', function (this: SiteWorld, rule: string) {
+  if (!adopts(rule)) throw new NotDeclared(`${rule} (adopts)`);
+});
 
 async function addWorld(world: SiteWorld, request: WorldRequest) {
   world.worlds.push(await world.fixtures.world(request));

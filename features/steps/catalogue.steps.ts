@@ -1,10 +1,11 @@
 // Steps that read what a server advertises: tools/list, resources and prompts.
 import assert from 'node:assert/strict';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Then } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
 import { loadJson } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
-import { activeDeclaration } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, declaredErrorCode } from '../../conformance/lib/declaration.js';
 
 const RESOURCES = loadJson<{ resources: { uri: string; tool: string }[] }>('resources.json').resources;
 
@@ -48,13 +49,25 @@ Then('every resource of {string} answers what its tool answers', async function 
 Then('the resource {string} of {string} shows website {string}', async function (this: SiteWorld, uri: string, name: string, websiteId: string) {
   const { envelope } = await this.connection(name).mcp.readResource(uri);
   assert.equal(envelope?.ok, true, JSON.stringify(envelope));
+  // §4.4: resources read the connection's default site; the envelope and its websiteId field are our shape.
+  if (!activeDeclaration()?.resourcesMirrorTools) return this.notChecked('resources answer what their tools answer (resourcesMirrorTools)');
   assert.equal(envelope!.data.websiteId, this.resolve(websiteId));
 });
 
-Then('the resource {string} of {string} is refused with {string}', async function (this: SiteWorld, uri: string, name: string, code: string) {
-  const { envelope } = await this.connection(name).mcp.readResource(uri);
+// Refused either as a JSON-RPC error or as a refusal envelope in the contents; the code only when declared.
+Then('the resource {string} of {string} is refused with {string}', async function (this: SiteWorld, uri: string, name: string, kind: string) {
+  let envelope;
+  try {
+    ({ envelope } = await this.connection(name).mcp.readResource(uri));
+  } catch (error) {
+    if (!(error instanceof McpError)) throw error;
+    if (activeDeclaration()?.resourcesMirrorTools) assert.fail(`${uri}: declared to answer an envelope like its tool, answered JSON-RPC error ${error.code}`);
+    return this.notChecked(`the error code for ${kind} (errorCodes.${kind})`);
+  }
   assert.equal(envelope?.ok, false, `${uri} was read: ${JSON.stringify(envelope).slice(0, 200)}`);
-  assert.equal(envelope!.error!.code, code);
+  const code = declaredErrorCode(kind);
+  if (code) assert.equal(envelope!.error!.code, code);
+  else this.notChecked(`the error code for ${kind} (errorCodes.${kind})`);
 });
 
 // ── prompts ──────────────────────────────────────────────────────────────────────────────────────────────

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
+import { requireOutput } from '../support/declared.js';
 import { parse, pointer } from '../support/json.js';
 
 function lastHttp(world: SiteWorld): HttpAnswer {
@@ -28,6 +29,7 @@ When('a client GETs {string}', async function (this: SiteWorld, path: string) {
 });
 
 When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {
+  requireOutput(this, path);
   this.lastHttp = await readAnswer(await fetch(String(pointer(this.last.envelope?.data, path))));
 });
 

@@ -6,6 +6,7 @@ import type { Envelope } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { parse, pointer, subsetMismatch } from '../support/json.js';
 import { activeDeclaration, declaredErrorCode } from '../../conformance/lib/declaration.js';
+import { checkableOutput, requireOutput } from '../support/declared.js';
 
 async function call(world: SiteWorld, name: string, tool: string, args: Record<string, unknown>) {
   const { envelope } = await world.connection(name).mcp.callTool(tool, args);
@@ -107,22 +108,26 @@ Then('every one of those calls succeeds', function (this: SiteWorld) {
 });
 
 Then('the data at {string} equals {string}', function (this: SiteWorld, path: string, expected: string) {
+  if (!checkableOutput(this, path)) return;
   assert.deepEqual(pointer(lastEnvelope(this).data, path), parse(this.resolve(expected)), `data at ${path}`);
 });
 
 Then('the data at {string} has {int} items', function (this: SiteWorld, path: string, count: number) {
+  if (!checkableOutput(this, path)) return;
   const value = pointer(lastEnvelope(this).data, path);
   assert.ok(Array.isArray(value), `${path} is not an array: ${JSON.stringify(value)?.slice(0, 200)}`);
   assert.equal(value.length, count, `${path} has ${value.length} items`);
 });
 
 Then('the data at {string} is a(n) {word}', function (this: SiteWorld, path: string, kind: string) {
+  if (!checkableOutput(this, path)) return;
   const value = pointer(lastEnvelope(this).data, path);
   const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) && kind === 'integer' ? 'integer' : typeof value;
   assert.equal(actual, kind, `data at ${path} is ${JSON.stringify(value)?.slice(0, 100)}`);
 });
 
 Then('the data matches:', function (this: SiteWorld, doc: string) {
+  if (!checkableOutput(this, '/*')) return;
   const mismatch = subsetMismatch(lastEnvelope(this).data, JSON.parse(this.resolve(doc)));
   assert.equal(mismatch, undefined, `${describeLast(this)}: ${mismatch}`);
 });
@@ -152,6 +157,7 @@ Then('the answer does not contain {string}', function (this: SiteWorld, text: st
 });
 
 When('the data at {string} is remembered as {string}', function (this: SiteWorld, path: string, key: string) {
+  requireOutput(this, path);
   const value = pointer(lastEnvelope(this).data, path);
   assert.notEqual(value, undefined, `no data at ${path}`);
   this.remembered.set(key, value);

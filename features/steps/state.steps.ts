@@ -118,6 +118,11 @@ Then('the connection view of {string} lists scopes {string}', async function (th
   assert.deepEqual([...view.scopes].sort(), list(scopes).sort());
 });
 
+Then('the connection view of {string} lists at least the scopes {string}', async function (this: SiteWorld, name: string, scopes: string) {
+  const view = await this.fixtures.connectionView(this.connection(name).connectionId);
+  for (const scope of list(scopes)) assert.ok(view.scopes.includes(scope), `${scope} is not among ${view.scopes.join(', ')}`);
+});
+
 Then('the token of {string} starts with a prefix ending in {string}', function (this: SiteWorld, name: string, suffix: string) {
   const token = this.connection(name).token;
   const prefix = /^[a-z]+_live_/.exec(token)?.[0];

@@ -4,10 +4,13 @@
 // resolve against it, so feature files stay readable and never hard-code ids:
 //   {{site:main}} {{page:main/home}} {{section:main/home/hero}} {{record:main/leads/0}} {{user:olive}}
 //   {{workspace:olive}} {{plan}} {{base}} (the target's base address) {{host:shop}} {{remembered:key}} {{random:label}} {{repeat:x:1000}}
+//   {{decision:<rule-id>:<value>}}: a value of one of our decision rules (the source does not give it); it
+//   resolves only when the target's declaration adopts that rule, else the step is not checked (NotDeclared)
 import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import type { Envelope, HttpAnswer, McpConnection } from '../../conformance/lib/mcp-client.js';
-import { NOT_CHECKED_MEDIA_TYPE } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared } from '../../conformance/lib/declaration.js';
+import { HOOK } from './declared.js';
 
 setDefaultTimeout(60_000);
 
@@ -40,6 +43,8 @@ export class SiteWorld extends World {
   readonly connections = new Map<string, NamedConnection>();
   readonly remembered = new Map<string, unknown>();
   last: LastCall = {};
+  /** Set when a step needed an undeclared value: the rest of the scenario is not checked (support/declared.ts). */
+  notDeclared: string | undefined;
   /** The envelopes of the last repeated call ("calls X N times"), in completion order. */
   lastBatch: Envelope[] = [];
   lastHttp: HttpAnswer | undefined;
@@ -106,6 +111,8 @@ export class SiteWorld extends World {
         case 'workspace':
           return this.user(parts[0]!).workspaceId;
         case 'plan':
+          // Where a prepare_* answer carries the plan id is our shape (planId), read only when declared.
+          if (this.lastPlanId === undefined && !activeDeclaration()?.outputSchemas) throw new NotDeclared('the plan id in a prepare_* answer (outputSchemas)');
           return need(this.lastPlanId, 'prepared plan');
         case 'base':
           return this.url;
@@ -122,6 +129,12 @@ export class SiteWorld extends World {
           const [chars, times] = (ref ?? '').split(':');
           return need(chars, 'text').repeat(Number(times));
         }
+        case 'decision': {
+          // {{decision:limit-values:120}} → "120" when the target adopts limit-values
+          const [rule, ...value] = (ref ?? '').split(':');
+          if (!adopts(rule!)) throw new NotDeclared(`${rule} (adopts)`);
+          return value.join(':');
+        }
         case 'remembered':
           return String(need(this.remembered.get(ref!), `remembered value ${ref}`));
         default:
@@ -133,10 +146,12 @@ export class SiteWorld extends World {
 
 setWorldConstructor(SiteWorld);
 
-Before(function (this: SiteWorld, { pickle }) {
+const seedRandom = Object.assign(function (this: SiteWorld, { pickle }: { pickle: { name: string } }) {
   this.random = prng(hash(`${this.seed}:${pickle.name}`));
-});
+}, { [HOOK]: true as const });
+Before(seedRandom);
 
-After(async function (this: SiteWorld) {
+const closeConnections = Object.assign(async function (this: SiteWorld) {
   await Promise.all([...this.connections.values()].map((c) => c.mcp.close()));
-});
+}, { [HOOK]: true as const });
+After(closeConnections);

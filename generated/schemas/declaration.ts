@@ -61,4 +61,8 @@ export interface ImplementationDeclaration {
    * true: reading each §4.4 resource answers the JSON envelope its site:read tool answers (spec/resources.json names the tool).
    */
   resourcesMirrorTools?: boolean;
+  /**
+   * Decision rules of spec/rules (those marked decision: true) whose values in spec/ the implementation uses too, e.g. limit-values, domain-status-values, section-types. A scenario value marked {{decision:<rule>:<value>}} is checked only when its rule is adopted.
+   */
+  adopts?: string[];
 }
