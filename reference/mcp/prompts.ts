@@ -26,7 +26,8 @@ export async function getPrompt(rt: Runtime, principal: Principal, name: string,
     try {
       checkRateLimits(rt, principal, workspaceNow(ws).getTime());
     } catch (error) {
-      if (error instanceof ToolError) throw new McpError(-32000, error.message, error.toJSON());
+      // A plain error with a JSON-RPC code: the SDK sends its message as is (McpError would prefix it twice).
+      if (error instanceof ToolError) throw Object.assign(new Error(error.message), { code: -32000, data: error.toJSON() });
       throw error;
     }
     await rt.activity.append({

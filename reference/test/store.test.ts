@@ -3,7 +3,9 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { open } from 'node:fs/promises';
+import { ActivityLog } from '../store/activity.js';
 import { Store } from '../store/store.js';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { newWorkspaceDoc } from '../domain/workspace.js';
@@ -150,5 +152,26 @@ describe('Store', () => {
     expect(retry.id).toBe(first.id);
     expect(other.id).not.toBe(first.id);
     expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([`${first.id}.json`, `${other.id}.json`, 'ws_a.json'].sort());
+  });
+
+  it('rule:store-durable-commit — a commit fsyncs the new file and its directory; an activity append fsyncs before it resolves', async () => {
+    // FileHandle is not exported: take its prototype from an open handle and watch sync/datasync on it.
+    const probe = await open(dir, 'r');
+    const proto = Object.getPrototypeOf(probe) as { sync(): Promise<void>; datasync(): Promise<void> };
+    await probe.close();
+    const sync = vi.spyOn(proto, 'sync');
+    const datasync = vi.spyOn(proto, 'datasync');
+    try {
+      await store.create(doc('ws_a'));
+      sync.mockClear();
+      await store.transact('ws_a', (ws) => void (ws.credits = 9));
+      expect(sync.mock.calls.length, 'the temp file and the directory').toBeGreaterThanOrEqual(2);
+      const activity = new ActivityLog(dir, 90);
+      await activity.append({ at: new Date(0).toISOString(), connectionId: 'c', workspaceId: 'ws_a', websiteId: null, kind: 'tool', name: 'list_sites', outcome: 'ok' });
+      expect(datasync).toHaveBeenCalled();
+    } finally {
+      sync.mockRestore();
+      datasync.mockRestore();
+    }
   });
 });
