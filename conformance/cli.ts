@@ -69,7 +69,29 @@ if (values.declaration) {
 
 const quote = (s: string) => s.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&');
 
+const FIXTURES_PROTOCOL_VERSION = 1;
+
+/** A prerequisite the target does not meet: the run stops with exit 2 and this one sentence. */
+class PrerequisiteError extends Error {}
+
+/** The fixtures handshake (GET /test-fixtures/v1): the protocol must be there, the secret right, the version ours. */
+async function handshake(target: Target): Promise<void> {
+  let answer: { protocol?: string; version?: number };
+  try {
+    answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 0) throw new PrerequisiteError(`cannot reach ${target.url}: check --url and that the server is running.`);
+    if (status === 404) throw new PrerequisiteError(`${target.url} does not answer GET /test-fixtures/v1 with this secret: start the server in test mode with the fixtures protocol on and pass the same secret with --fixtures-secret.`);
+    throw new PrerequisiteError(`the fixtures handshake at ${target.url}/test-fixtures/v1 failed: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (answer.protocol !== 'site-mcp-fixtures' || answer.version !== FIXTURES_PROTOCOL_VERSION) {
+    throw new PrerequisiteError(`${target.url} speaks fixtures protocol ${JSON.stringify(answer.protocol)} version ${JSON.stringify(answer.version)}; this kit speaks site-mcp-fixtures version ${FIXTURES_PROTOCOL_VERSION} (conformance/README.md).`);
+  }
+}
+
 async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }> {
+  await handshake(target);
   // One DNS stub for the run; domain scenarios add records to its zone directory, the target resolves through
   // it. Pointing the target at it is also the first fixtures call: a target without the protocol fails here.
   const zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-zone-'));
@@ -119,8 +141,8 @@ async function main(): Promise<number> {
       try {
         extras = await prerequisites(target);
       } catch (error) {
-        console.error(`prerequisite failed: ${(error as Error).message}`);
-        return 1;
+        console.error(error instanceof PrerequisiteError ? error.message : `prerequisite failed: ${(error as Error).message}`);
+        return 2;
       }
     }
     // Cucumber's parallel workers are child processes: they load the TypeScript step definitions through tsx.

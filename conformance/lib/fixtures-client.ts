@@ -60,6 +60,9 @@ export class FixturesClient {
     return parsed as T;
   }
 
+  handshake() {
+    return this.request<{ protocol: string; version: number; supports: string[] }>('GET', '');
+  }
   world(request: WorldRequest) {
     return this.request<WorldResponse>('POST', '/worlds', request);
   }

@@ -69,6 +69,15 @@ export function fixturesRouter(rt: Runtime): Router {
     }
   });
 
+  // The handshake a conformance run starts with (conformance/README.md).
+  router.get('/', (ctx) => {
+    ctx.body = {
+      protocol: 'site-mcp-fixtures',
+      version: 1,
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity'],
+    };
+  });
+
   router.post('/worlds', async (ctx) => {
     const request = await body<WorldRequest>(ctx, 'WorldRequest');
     ctx.body = await buildWorld(rt.store, request, new Date());

@@ -1,0 +1,75 @@
+// First contact with the kit (conformance/cli.ts): a target that cannot be reached, that does not serve the
+// fixtures protocol with this secret, or a declaration that does not validate stops the run with exit 2 and one
+// sentence that says what to do, never a stack trace; the fixtures handshake answers the protocol and version.
+import { spawn } from 'node:child_process';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedAjv } from '../../spec/index.js';
+import { startReferenceServer, type Target } from '../lib/target.js';
+import { FixturesClient } from '../lib/fixtures-client.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+let target: Target;
+let dir: string;
+
+beforeAll(async () => {
+  target = await startReferenceServer();
+  dir = await mkdtemp(join(tmpdir(), 'site-mcp-cli-'));
+}, 60_000);
+afterAll(async () => {
+  await target?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+const oneSentence = (text: string) => {
+  const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+  expect(lines, text).toHaveLength(1);
+  expect(text).not.toMatch(/\n\s+at /); // no stack trace
+};
+
+describe('first contact', () => {
+  it('the fixtures handshake names the protocol and its version, and is hidden without the secret', async () => {
+    const answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
+    const validate = sharedAjv().getSchema('https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json#/$defs/Handshake')!;
+    expect(validate(answer), JSON.stringify(validate.errors)).toBe(true);
+    const hidden = await fetch(`${target.url}/test-fixtures/v1`, { headers: { 'x-fixtures-secret': 'wrong' } });
+    expect(hidden.status).toBe(404);
+  });
+
+  it('an unreachable target exits 2 with one sentence', async () => {
+    const { code, stderr } = await cli(['--url', 'http://127.0.0.1:9', '--fixtures-secret', 'x']);
+    expect(code).toBe(2);
+    oneSentence(stderr);
+    expect(stderr).toMatch(/cannot reach/);
+  });
+
+  it('a wrong fixtures secret exits 2 with one sentence', async () => {
+    const { code, stderr } = await cli(['--url', target.url, '--fixtures-secret', 'not-the-secret']);
+    expect(code).toBe(2);
+    oneSentence(stderr);
+    expect(stderr).toMatch(/fixtures-secret/);
+  });
+
+  it('rule:kit-judges-by-source — a declaration that does not validate exits 2 with one sentence', async () => {
+    const file = join(dir, 'bad.yaml');
+    await writeFile(file, 'declarationVersion: 1\nerrorCodes:\n  no_such_kind: X\n');
+    const { code, stderr } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--declaration', file]);
+    expect(code).toBe(2);
+    oneSentence(stderr);
+    expect(stderr).toMatch(/declaration\.schema\.json/);
+  });
+});
