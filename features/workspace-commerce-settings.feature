@@ -24,6 +24,8 @@ Feature: Workspace, commerce, settings, communications and AI images
       { "businessName": "Olive Catering", "websiteId": "{{site:main}}" }
       """
     Then the call fails with "validation_failed"
+    # The starter plan's site count (3) is our decision (§8 "not shown").
+    Given the target adopts the decision "limit-values"
     When "agent" calls "create_site" with:
       """
       { "businessName": "Third" }
@@ -85,22 +87,41 @@ Feature: Workspace, commerce, settings, communications and AI images
     Then the data at "/businessName" equals "Olive & Sons Bakery"
 
   @rule:generate-image-one-asset @rule:generate-image-touches-no-page @rule:generate-image-logged-credits @rule:generate-image-credits-before-provider @rule:generate-image-balance-never-negative
-  Scenario: One image costs a credit, touches no page, and the next one is refused without credits
-    When "agent" calls "generate_image" with:
+  Scenario: An image costs credits and touches no page; without credits it is refused
+    When the workspace of "olive" changes settings:
+      """
+      { "credits": 50 }
+      """
+    And "agent" calls "generate_image" with:
       """
       { "prompt": "A rustic loaf on a wooden table" }
       """
     Then the call succeeds
-    And the data at "/creditsSpent" equals "1"
-    And the data at "/creditsRemaining" equals "0"
     When "agent" calls "get_site_overview"
     Then the data at "/siteRevision" equals "1"
-    When "agent" calls "generate_image" with:
+    When the workspace of "olive" changes settings:
+      """
+      { "credits": 0 }
+      """
+    And "agent" calls "generate_image" with:
       """
       { "prompt": "Another loaf" }
       """
     Then the call fails with "insufficient_credits"
     And the activity of "agent" has an entry for "generate_image" with code "insufficient_credits"
+    # What one image costs is our decision (§8 "not shown").
+    Given the target adopts the decision "limit-values"
+    When the workspace of "olive" changes settings:
+      """
+      { "credits": 1 }
+      """
+    And "agent" calls "generate_image" with:
+      """
+      { "prompt": "The last loaf" }
+      """
+    Then the call succeeds
+    And the data at "/creditsSpent" equals "1"
+    And the data at "/creditsRemaining" equals "0"
 
   @rule:throttle-generate-image @rule:generate-image-brand-consistent
   Scenario: generate_image is throttled per workspace, and images follow the brand palette

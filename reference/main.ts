@@ -9,8 +9,11 @@
 //   --base-url U        public base URL when behind a proxy (env SITE_MCP_BASE_URL)
 //   --dns-server S      resolver for domain verification, host[:port] (env SITE_MCP_DNS_SERVER; system default)
 //   --rate-limits C,W   calls per minute per connection and per workspace (default 120,600; load tests only)
+//   --decision-limits F JSON file with other values for the limits that are our decisions (throttles, import
+//                       cap, site limits, image cost, …; test mode only: correct variants for the suite)
 //   --no-seed           do not create the demo workspace
 import { readFile, writeFile } from 'node:fs/promises';
+import { DECISION_LIMIT_KEYS, type DecisionLimits } from './runtime.js';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from './app.js';
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     'no-seed': { type: 'boolean' },
     'break-rule': { type: 'string', multiple: true },
     'rate-limits': { type: 'string' },
+    'decision-limits': { type: 'string' },
   },
 });
 
@@ -42,7 +46,27 @@ const config = {
   baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
   dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
   rateLimitsOverride: values['rate-limits'] ? parseRateLimits(values['rate-limits']) : undefined,
+  decisionLimitsOverride: values['decision-limits'] ? await readDecisionLimits(values['decision-limits']) : undefined,
 };
+
+/** Reads --decision-limits: only the limits the source leaves open may change (§8 fixes 120/600, 5 minutes, …). */
+async function readDecisionLimits(file: string): Promise<DecisionLimits> {
+  if (!(values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET)) fail('--decision-limits needs --fixtures-secret (test mode only)');
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    fail(`--decision-limits: cannot read ${file} as JSON (${(error as Error).message})`);
+  }
+  const fixed = Object.keys(parsed).filter((k) => !(DECISION_LIMIT_KEYS as readonly string[]).includes(k));
+  if (fixed.length) fail(`--decision-limits may change only ${DECISION_LIMIT_KEYS.join(', ')}; ${fixed.join(', ')} ${fixed.length === 1 ? 'is' : 'are'} fixed by the source`);
+  return parsed as DecisionLimits;
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
 
 function parseRateLimits(text: string) {
   const [perConnection, perWorkspace] = text.split(',').map(Number);

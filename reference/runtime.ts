@@ -78,7 +78,16 @@ export interface Config {
   dnsServer?: string;
   /** Replaces the standard rate limits; only benchmarks set it, to measure the checked path without refusals. */
   rateLimitsOverride?: Limits['rateLimits'];
+  /**
+   * Other values for the limits the source does not give (throttles, import cap, site limits, image cost, …):
+   * test mode only, so a correct variant of the reference can prove the suite never hard-codes our choices.
+   */
+  decisionLimitsOverride?: DecisionLimits;
 }
+
+/** The limits that are our decisions (spec/limits.json entries marked decision); the source fixes the rest. */
+export const DECISION_LIMIT_KEYS = ['throttles', 'importMaxBytes', 'siteLimitByPlan', 'imageCreditCost', 'toolArguments', 'signIn', 'pairStart'] as const;
+export type DecisionLimits = Partial<Pick<Limits, (typeof DECISION_LIMIT_KEYS)[number]>>;
 
 export class Runtime {
   readonly store: Store;
@@ -102,7 +111,7 @@ export class Runtime {
   private constructor(store: Store, config: Config) {
     this.store = store;
     this.config = config;
-    this.limits = config.rateLimitsOverride ? { ...limits, rateLimits: config.rateLimitsOverride } : limits;
+    this.limits = { ...limits, ...config.decisionLimitsOverride, ...(config.rateLimitsOverride ? { rateLimits: config.rateLimitsOverride } : {}) };
     this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
     this.dns.useServer(config.dnsServer);
   }

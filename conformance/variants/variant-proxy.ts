@@ -16,6 +16,15 @@ export interface VariantOptions {
   dropErrorDetails?: boolean;
   /** A call of a tool that does not exist gets the JSON-RPC error -32602 instead of an envelope. */
   unknownToolAsJsonRpcError?: boolean;
+  /** Every `status` value in data is upper-cased (state and status names: not shown, §3, §2.5). */
+  renameStatuses?: boolean;
+}
+
+/** `value` with every string `status` property, at any depth, upper-cased. */
+function upperStatuses(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(upperStatuses);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'status' && typeof v === 'string' ? v.toUpperCase() : upperStatuses(v)]));
 }
 
 export const renamedCode = (code: string) => `E_${code.toUpperCase()}`;
@@ -26,7 +35,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function transformEnvelope(envelope: unknown, options: VariantOptions): unknown {
   if (!isObject(envelope)) return envelope;
   if (envelope.ok === true) {
-    return options.extraFields && isObject(envelope.data) ? { ...envelope, data: { ...envelope.data, variantNote: 'extra field' } } : envelope;
+    let data = options.renameStatuses ? upperStatuses(envelope.data) : envelope.data;
+    if (options.extraFields && isObject(data)) data = { ...data, variantNote: 'extra field' };
+    return { ...envelope, data };
   }
   if (!isObject(envelope.error)) return envelope;
   let error: Record<string, unknown> = { ...envelope.error };
