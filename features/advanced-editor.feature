@@ -18,20 +18,25 @@ Feature: Advanced editor
       """
     Then the call succeeds
     And the data at "/type" equals "hero"
-    And the data at "/rev" equals "0"
     And the data at "/externalKey" equals "home/hero"
+    And the data at "/rev" is remembered as "rev"
     When "agent" calls "replace_section_content" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "clientRev": 0, "content": { "heading": "First writer" } }
+      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "heading": "First writer" } }
       """
     Then the call succeeds
-    And the data at "/rev" equals "1"
+    When "agent" calls "get_section_json" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}" }
+      """
+    Then the data at "/rev" is remembered as "new rev"
+    And the data at "/content/heading" equals "First writer"
     When "agent" calls "replace_section_content" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "clientRev": 0, "content": { "heading": "Second writer" } }
+      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "heading": "Second writer" } }
       """
     Then the call fails with "stale_revision"
-    And the error details at "/currentRev" equals "1"
+    And the error details at "/currentRev" equals "{{remembered:new rev}}"
     When "agent" calls "get_section_json" with:
       """
       { "sectionId": "{{section:main/home/hero}}" }
@@ -40,12 +45,22 @@ Feature: Advanced editor
 
   @rule:replace-section-stale-rev-rejected
   Scenario: Concurrent editor work in the app is never overwritten
-    When "olive" edits "main/home/hero" field "heading" in the app to "Edited in the app"
+    When "agent" calls "get_section_json" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}" }
+      """
+    And the data at "/rev" is remembered as "rev"
+    And "olive" edits "main/home/hero" field "heading" in the app to "Edited in the app"
     And "agent" calls "replace_section_content" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "clientRev": 0, "content": { "heading": "Agent overwrite" } }
+      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "heading": "Agent overwrite" } }
       """
     Then the call fails with "stale_revision"
+    When "agent" calls "get_section_json" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}" }
+      """
+    Then the data at "/content/heading" equals "Edited in the app"
 
   @rule:replace-section-same-type @rule:replace-section-schema-validated @rule:replace-section-no-raw-markup
   Scenario Outline: Content that does not fit the section's own schema is rejected whole

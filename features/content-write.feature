@@ -58,7 +58,7 @@ Feature: Editing the draft
     When "agent" calls "list_pages"
     Then the data contains "\"kind\":\"post\""
     And the published state of "main" is unchanged
-    When a client GETs "/sites/{{site:main}}/"
+    When a client GETs "{{public:main}}"
     Then the HTTP status is 200
     And the response body does not contain "Fresh sourdough"
     And the response body does not contain "Open Sundays?"

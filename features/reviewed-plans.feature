@@ -138,8 +138,7 @@ Feature: The reviewed owner-approval rail
 
   @rule:unpublish-takes-site-offline
   Scenario: An approved unpublish takes the site off its public address
-    When a client GETs "/sites/{{site:main}}/"
-    Then the HTTP status is 200
+    Then the public address of "main" answers 200
     When "agent" calls "prepare_unpublish"
     And "olive" approves the plan
     And "agent" calls "confirm_pending_action" with:
@@ -148,8 +147,7 @@ Feature: The reviewed owner-approval rail
       """
     Then the call succeeds
     And the site "main" is not published
-    When a client GETs "/sites/{{site:main}}/"
-    Then the HTTP status is 404
+    And the public address of "main" answers 404
 
   @rule:list-access-members-and-invites @rule:grant-access-levels @rule:grant-access-owner-only @rule:grant-access-nothing-before-confirm @rule:grant-access-no-link @rule:grant-access-website-scoped
   Scenario: Access invitations: editor or viewer only, owner-only, nothing before confirm, no link

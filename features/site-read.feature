@@ -62,7 +62,7 @@ Feature: Reading the site
       """
     And the data at "/snapshot/pages/0/sections/0/rev" is an integer
     And the published state of "main" is unchanged
-    When a client GETs "/sites/{{site:main}}/"
+    When a client GETs "{{public:main}}"
     Then the HTTP status is 200
     And the response body does not contain "Draft only heading"
 

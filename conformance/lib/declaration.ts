@@ -19,6 +19,7 @@ export interface Declaration {
   resourcesMirrorTools?: boolean;
   unknownTool?: 'envelope' | 'json-rpc-error';
   adopts?: string[];
+  publicSiteUrl?: string;
 }
 
 export class DeclarationError extends Error {}

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
+import { activeDeclaration } from '../../conformance/lib/declaration.js';
 import { requireOutput } from '../support/declared.js';
 import { parse, pointer } from '../support/json.js';
 
@@ -24,8 +25,20 @@ When('{string} posts to the MCP endpoint:', async function (this: SiteWorld, nam
   this.lastHttp = await rawMcpPost(this.url, this.resolve(doc), { authorization: `Bearer ${this.connection(name).token}` });
 });
 
+// A path on the target, or a whole URL (e.g. {{public:main}}).
 When('a client GETs {string}', async function (this: SiteWorld, path: string) {
-  this.lastHttp = await readAnswer(await fetch(`${this.url}${this.resolve(path)}`));
+  const resolved = this.resolve(path);
+  this.lastHttp = await readAnswer(await fetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`));
+});
+
+// The live site at the declared publicSiteUrl; without a declaration this one check is reported as not checked
+// and the scenario goes on (the fixtures protocol still tells whether the site is published).
+Then('the public address of {string} answers {int}', async function (this: SiteWorld, site: string, status: number) {
+  const template = activeDeclaration()?.publicSiteUrl;
+  if (!template) return this.notChecked('where a published site is served (publicSiteUrl)');
+  const url = template.replaceAll('{base}', this.url).replaceAll('{websiteId}', this.site(site).websiteId);
+  const answer = await readAnswer(await fetch(url));
+  assert.equal(answer.status, status, `${url} answered ${answer.status}`);
 });
 
 When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {

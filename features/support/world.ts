@@ -4,6 +4,7 @@
 // resolve against it, so feature files stay readable and never hard-code ids:
 //   {{site:main}} {{page:main/home}} {{section:main/home/hero}} {{record:main/leads/0}} {{user:olive}}
 //   {{workspace:olive}} {{plan}} {{base}} (the target's base address) {{host:shop}} {{remembered:key}} {{random:label}} {{repeat:x:1000}}
+//   {{public:main}}: the live address of a published site (the declared publicSiteUrl)
 //   {{decision:<rule-id>:<value>}}: a value of one of our decision rules (the source does not give it); it
 //   resolves only when the target's declaration adopts that rule, else the step is not checked (NotDeclared)
 import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
@@ -128,6 +129,12 @@ export class SiteWorld extends World {
           // {{repeat:x:1000}} → 1000 times "x" (for oversized arguments)
           const [chars, times] = (ref ?? '').split(':');
           return need(chars, 'text').repeat(Number(times));
+        }
+        case 'public': {
+          // {{public:main}} → the live address of site main, from the declared publicSiteUrl template
+          const template = activeDeclaration()?.publicSiteUrl;
+          if (!template) throw new NotDeclared('where a published site is served (publicSiteUrl)');
+          return template.replaceAll('{base}', this.url).replaceAll('{websiteId}', this.site(parts[0]!).websiteId);
         }
         case 'decision': {
           // {{decision:limit-values:120}} → "120" when the target adopts limit-values

@@ -65,4 +65,8 @@ export interface ImplementationDeclaration {
    * Decision rules of spec/rules (those marked decision: true) whose values in spec/ the implementation uses too, e.g. limit-values, domain-status-values, section-types. A scenario value marked {{decision:<rule>:<value>}} is checked only when its rule is adopted.
    */
   adopts?: string[];
+  /**
+   * Where a published site is served (the source says only "the public address"): a URL template with {base} (the target's base URL) and {websiteId}, e.g. "{base}/sites/{websiteId}/". Scenarios that look at the live site run only when it is declared.
+   */
+  publicSiteUrl?: string;
 }
