@@ -56,7 +56,7 @@ Feature: Editing the draft
     And the data at "/hasUnpublishedChanges" equals "true"
     And the data at "/changes" has 7 items
     When "agent" calls "list_pages"
-    Then the data contains "\"kind\":\"post\""
+    Then the data, in our output shape, contains "\"kind\":\"post\""
     And the published state of "main" is unchanged
     When a client GETs "{{public:main}}"
     Then the HTTP status is 200

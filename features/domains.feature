@@ -22,7 +22,7 @@ Feature: Domains
     Then the call succeeds
     And the data at "/status" equals "pending"
     And the data at "/alreadyConnected" equals "false"
-    And the data contains "_site-mcp-verify"
+    And the data, in our output shape, contains "_site-mcp-verify"
     When "agent" calls "set_primary_domain" with:
       """
       { "hostname": "{{host:shop}}" }

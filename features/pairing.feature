@@ -11,6 +11,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:pairing-start-issues-user-code @rule:pairing-poll-pending-before-approval @rule:pairing-grant-only-narrower @rule:pairing-token-returned-once @rule:pairing-creates-ordinary-connection @rule:pairing-no-second-path @rule:pair-poll-website-id @rule:pairing-field-names
   Scenario: Start, poll pending, approve narrower, get the token once, use it like any connection
+    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
+    Given the target adopts the decision "pairing-field-names"
     When a command-line tool starts a pairing asking for "site:read, content:write, publish"
     Then the HTTP status is 200
     And the response JSON at "/interval" equals "2"
@@ -29,6 +31,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:pairing-approval-owner-only
   Scenario: An editor cannot approve a pairing
+    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
+    Given the target adopts the decision "pairing-field-names"
     When a command-line tool starts a pairing asking for "site:read"
     And "eddie" tries to approve the pairing for "main" leaving "site:read" ticked
     Then the approval was refused
@@ -37,6 +41,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:pairing-company-wide @rule:pairing-company-wide-only-without-website @rule:pair-poll-website-id
   Scenario: A company without a website approves company-wide; then the agent creates the first site
+    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
+    Given the target adopts the decision "pairing-field-names"
     Given a workspace:
       """
       { "users": [{ "key": "nina" }, { "key": "ned" }], "sites": [] }
@@ -59,6 +65,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:pairing-admin-needs-website
   Scenario: The admin variant refuses a company-wide approval
+    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
+    Given the target adopts the decision "pairing-field-names"
     Given a workspace:
       """
       { "users": [{ "key": "nina" }], "sites": [] }
@@ -69,6 +77,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:readonly-pairing-delivery-token @rule:delivery-token-read-published-only @rule:delivery-token-not-a-connection @rule:delivery-token-cannot-write
   Scenario: A read-only pairing mints a delivery token that reads the live site and is not an MCP connection
+    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
+    Given the target adopts the decision "pairing-field-names"
     When a command-line tool starts a read-only pairing asking for "site:read"
     And "olive" approves the pairing for "main" leaving "" ticked
     And the command-line tool polls

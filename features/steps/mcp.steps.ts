@@ -148,6 +148,12 @@ Then('the data contains {string}', function (this: SiteWorld, text: string) {
   assert.ok(JSON.stringify(lastEnvelope(this).data).includes(this.resolve(text)), `data lacks ${text}`);
 });
 
+// A fragment of our own output shape (field names, id prefixes, message words): checked only with outputSchemas.
+Then('the data, in our output shape, contains {string}', function (this: SiteWorld, text: string) {
+  if (!checkableOutput(this, '/*')) return;
+  assert.ok(JSON.stringify(lastEnvelope(this).data).includes(this.resolve(text)), `data lacks ${text}`);
+});
+
 Then('the data does not contain {string}', function (this: SiteWorld, text: string) {
   assert.ok(!JSON.stringify(lastEnvelope(this).data ?? null).includes(this.resolve(text)), `the data contains ${text}`);
 });
