@@ -26,6 +26,10 @@ Feature: Resources, prompts and what is deliberately absent
     Then no tool name matches "delete|erase|remove|revoke|purge|billing|subscription|payment|invoice_pay|charge|refund|buy|purchase|renew|transfer|generate_text|write_copy|rewrite|head|script|webhook|subscribe|role"
     And no tool input has a property matching "^(html|css|style|headCode|head|script|customCode|webhook|webhookUrl|callbackUrl)$"
 
+  @rule:tool-catalogue-exact
+  Scenario: tools/list names exactly the tools of the catalogue
+    Then the tools listed are exactly the catalogue of §4.3
+
   @rule:tools-list-size @rule:tools-list-plain-object-inputs
   Scenario: tools/list over the wire stays within 40,000 characters and publishes plain-object inputs
     Then the serialized tools/list result of "agent" is at most 40000 characters

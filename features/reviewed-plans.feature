@@ -63,6 +63,29 @@ Feature: The reviewed owner-approval rail
       """
     Then the call fails with "plan_used"
 
+  @rule:plan-confirm-requires-approval @rule:plan-refusal-needs-fresh-review
+  Scenario: A declined plan is never carried out, and cannot be approved afterwards
+    Given the published state of "main" is remembered
+    When "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Declined copy" }
+      """
+    And "agent" calls "prepare_publish"
+    And "olive" declines the plan
+    And "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_declined"
+    And the published state of "main" is unchanged
+    When "olive" tries to approve the plan
+    And "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_declined"
+    And the published state of "main" is unchanged
+
   @rule:plan-caller-bound @rule:plan-refusal-needs-fresh-review
   Scenario: Another connection of the same owner cannot redeem the plan
     When "agent" calls "prepare_publish"

@@ -18,6 +18,8 @@ export interface VariantOptions {
   unknownToolAsJsonRpcError?: boolean;
   /** Every `status` value in data is upper-cased (state and status names: not shown, §3, §2.5). */
   renameStatuses?: boolean;
+  /** BROKEN, not a correct variant: tools/list leaves this tool out although calls to it still work. */
+  dropListedTool?: string;
 }
 
 /** `value` with every string `status` property, at any depth, upper-cased. */
@@ -51,6 +53,7 @@ function transformMessage(message: unknown, options: VariantOptions): unknown {
   if (!isObject(message) || !isObject(message.result)) return message;
   const result = { ...message.result };
   if (Array.isArray(result.tools) && options.extraFields) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, _meta: { variant: 'extra field' } } : t));
+  if (Array.isArray(result.tools) && options.dropListedTool) result.tools = result.tools.filter((t) => !isObject(t) || t.name !== options.dropListedTool);
   if (isObject(result.structuredContent) || Array.isArray(result.content)) {
     const envelope = transformEnvelope(result.structuredContent, options);
     if (result.structuredContent !== undefined) result.structuredContent = envelope;

@@ -96,6 +96,10 @@ When('{string} approves the plan', async function (this: SiteWorld, user: string
   await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'approve');
 });
 
+When('{string} declines the plan', async function (this: SiteWorld, user: string) {
+  await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'decline');
+});
+
 When('{string} tries to approve the plan', async function (this: SiteWorld, user: string) {
   try {
     await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'approve');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Then } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
-import { loadJson } from '../../spec/index.js';
+import { loadJson, loadTools } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
 import { activeDeclaration, declaredErrorCode } from '../../conformance/lib/declaration.js';
 
@@ -91,6 +91,13 @@ Then('every prompt of {string} returns guidance that uses its arguments', async 
 });
 
 // ── tools/list ───────────────────────────────────────────────────────────────────────────────────────────
+
+Then('the tools listed are exactly the catalogue of §4.3', async function (this: SiteWorld) {
+  const { tools } = await anyConnection(this).listTools();
+  const listed = new Set(tools.map((t) => t.name));
+  const catalogue = new Set(loadTools().map((t) => t.name));
+  assert.deepEqual({ missing: [...catalogue].filter((n) => !listed.has(n)).sort(), extra: [...listed].filter((n) => !catalogue.has(n)).sort() }, { missing: [], extra: [] });
+});
 
 Then('no tool name matches {string}', async function (this: SiteWorld, pattern: string) {
   const { tools } = await anyConnection(this).listTools();

@@ -18,6 +18,7 @@ export const BREAKABLE = [
   'replace-section-stale-rev-rejected',
   'create-site-limit-twice',
   'generate-image-balance-never-negative',
+  'plan-confirm-requires-approval',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

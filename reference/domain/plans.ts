@@ -118,9 +118,10 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
   if (websiteId !== undefined && websiteId !== plan.websiteId) {
     throw new ToolError('plan_anchor_mismatch', 'This plan belongs to another website; a plan cannot be pointed at a different site. Prepare a plan for that site.', { planId });
   }
-  if (plan.status === 'declined') throw new ToolError('plan_declined', 'The owner declined this plan.', { planId });
+  const declinedRedeemable = isBroken('plan-confirm-requires-approval') && plan.status === 'declined';
+  if (plan.status === 'declined' && !declinedRedeemable) throw new ToolError('plan_declined', 'The owner declined this plan.', { planId });
   if (plan.status === 'redeemed' && !isBroken('plan-single-use')) throw new ToolError('plan_used', 'This plan was already carried out; plans work exactly once. Prepare a fresh one.', { planId });
-  if (plan.status !== 'approved' && !(isBroken('plan-single-use') && plan.status === 'redeemed')) {
+  if (plan.status !== 'approved' && !declinedRedeemable && !(isBroken('plan-single-use') && plan.status === 'redeemed')) {
     throw new ToolError('plan_not_approved', 'The owner has not approved this plan yet. Ask them to open the approval link, then confirm again.', { planId });
   }
   const spec = planKindSpec(plan.kind);
