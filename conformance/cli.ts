@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { resolveTarget, startReferenceServer, type Target } from './lib/target.js';
 import { startDnsStub } from './lib/dns-stub.js';
+import { startTestWebsite } from './lib/test-website.js';
 import { FixturesClient } from './lib/fixtures-client.js';
 import { buildReport, loadExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, vitestResults, type ScenarioResult } from './lib/report.js';
 
@@ -75,8 +76,8 @@ const FIXTURES_PROTOCOL_VERSION = 1;
 class PrerequisiteError extends Error {}
 
 /** The fixtures handshake (GET /test-fixtures/v1): the protocol must be there, the secret right, the version ours. */
-async function handshake(target: Target): Promise<void> {
-  let answer: { protocol?: string; version?: number };
+async function handshake(target: Target): Promise<string[]> {
+  let answer: { protocol?: string; version?: number; supports?: string[] };
   try {
     answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
   } catch (error) {
@@ -88,22 +89,32 @@ async function handshake(target: Target): Promise<void> {
   if (answer.protocol !== 'site-mcp-fixtures' || answer.version !== FIXTURES_PROTOCOL_VERSION) {
     throw new PrerequisiteError(`${target.url} speaks fixtures protocol ${JSON.stringify(answer.protocol)} version ${JSON.stringify(answer.version)}; this kit speaks site-mcp-fixtures version ${FIXTURES_PROTOCOL_VERSION} (conformance/README.md).`);
   }
+  return answer.supports ?? [];
 }
 
 async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }> {
-  await handshake(target);
+  const supports = await handshake(target);
   // One DNS stub for the run; domain scenarios add records to its zone directory, the target resolves through
   // it. Pointing the target at it is also the first fixtures call: a target without the protocol fails here.
   const zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-zone-'));
   process.once('exit', () => rmSync(zoneDir, { recursive: true, force: true }));
   const dns = await startDnsStub(zoneDir);
   process.env.SITE_MCP_DNS_ZONE_DIR = zoneDir;
+  // The kit's loopback website for migrations, allowed to the target when its fixtures support that; the
+  // scenarios that need it are reported as not checked otherwise.
+  const website = await startTestWebsite();
   const stop = async () => {
     await dns.stop();
+    await website.stop();
     await rm(zoneDir, { recursive: true, force: true });
   };
   try {
-    await new FixturesClient(target.url, target.fixturesSecret).dnsResolver(dns.server);
+    const fixtures = new FixturesClient(target.url, target.fixturesSecret);
+    await fixtures.dnsResolver(dns.server);
+    if (supports.includes('fetch-allowlist')) {
+      await fixtures.fetchAllowlist([website.url]);
+      process.env.SITE_MCP_TEST_WEBSITE_URL = website.url;
+    } else delete process.env.SITE_MCP_TEST_WEBSITE_URL;
   } catch (error) {
     await stop();
     throw error;

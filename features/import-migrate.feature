@@ -124,3 +124,27 @@ Feature: Import and migration
       { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Over" }, "pages": [] } }
       """
     Then the call fails with "site_limit_reached"
+
+  @rule:migrate-result-relayed @rule:migrate-result-fields @rule:migrate-crawl-bounded @rule:migrate-no-source-scripts @rule:migrate-ssrf-hardened
+  Scenario: Migrating the kit's loopback website relays every result field, honours robots.txt and carries no script
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/" }
+      """
+    Then the call succeeds
+    And the data has the fields "fidelity, pagesAwaitingCapture, pagesFetched, pagesFailed, truncated, assetsSkipped, actionsRequired"
+    And the kit website was asked for "/robots.txt"
+    And the kit website was asked for "/about"
+    And the kit website was never asked for "/private/secret"
+    When the data at "/websiteId" is remembered as "migrated"
+    And "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:migrated}}" }
+      """
+    Then the call succeeds
+    And the data contains "Fresh bread from the loopback bakery"
+    And the data contains "About the loopback bakery"
+    And the data does not contain "window.stolenCookies"
+    And the data does not contain "booking-widget.example"
+    And the data does not contain "PRIVATE PAGE"

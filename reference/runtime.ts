@@ -94,6 +94,8 @@ export class Runtime {
   readonly activity: ActivityLog;
   readonly limiter = new SlidingWindowLimiter();
   readonly dns = new DnsClient();
+  /** Loopback origins imports and migrations may fetch: set only through the fixtures protocol (test mode). */
+  fetchAllowOrigins: readonly string[] = [];
   readonly pairings = new Pairings();
   #oauth: Promise<{ idp: IdentityProvider; edge: OAuthEdge }> | undefined;
 

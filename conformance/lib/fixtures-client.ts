@@ -99,6 +99,9 @@ export class FixturesClient {
   siteState(websiteId: string) {
     return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`);
   }
+  fetchAllowlist(origins: string[]) {
+    return this.request<Record<string, never>>('POST', '/fetch-allowlist', { origins });
+  }
   dnsResolver(server: string) {
     return this.request<Record<string, never>>('POST', '/dns-resolver', { server });
   }

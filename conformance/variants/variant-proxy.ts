@@ -20,6 +20,8 @@ export interface VariantOptions {
   renameStatuses?: boolean;
   /** BROKEN, not a correct variant: tools/list leaves this tool out although calls to it still work. */
   dropListedTool?: string;
+  /** BROKEN, not a correct variant: the data of this tool's results lacks this field. */
+  dropResultField?: { tool: string; field: string };
 }
 
 /** `value` with every string `status` property, at any depth, upper-cased. */
@@ -34,10 +36,16 @@ export const renamedCode = (code: string) => `E_${code.toUpperCase()}`;
 const catalogue = new Set(loadTools().map((t) => t.name));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function transformEnvelope(envelope: unknown, options: VariantOptions): unknown {
+type MessageOptions = VariantOptions & { dropDataField?: string };
+
+function transformEnvelope(envelope: unknown, options: MessageOptions): unknown {
   if (!isObject(envelope)) return envelope;
   if (envelope.ok === true) {
     let data = options.renameStatuses ? upperStatuses(envelope.data) : envelope.data;
+    if (options.dropDataField && isObject(data)) {
+      const { [options.dropDataField]: _dropped, ...rest } = data;
+      data = rest;
+    }
     if (options.extraFields && isObject(data)) data = { ...data, variantNote: 'extra field' };
     return { ...envelope, data };
   }
@@ -49,7 +57,7 @@ function transformEnvelope(envelope: unknown, options: VariantOptions): unknown 
   return { ...envelope, error };
 }
 
-function transformMessage(message: unknown, options: VariantOptions): unknown {
+function transformMessage(message: unknown, options: MessageOptions): unknown {
   if (!isObject(message) || !isObject(message.result)) return message;
   const result = { ...message.result };
   if (Array.isArray(result.tools) && options.extraFields) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, _meta: { variant: 'extra field' } } : t));
@@ -108,6 +116,14 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
           // not JSON: the target answers it
         }
       }
+      // The tool a tools/call names, for options that break one tool's results.
+      let calledTool: string | undefined;
+      try {
+        const request = JSON.parse(body.toString('utf8')) as { method?: string; params?: { name?: unknown } };
+        if (request.method === 'tools/call' && typeof request.params?.name === 'string') calledTool = request.params.name;
+      } catch {
+        // not a single JSON message
+      }
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string' && key !== 'host' && key !== 'content-length') headers[key] = value;
       const upstream = await fetch(`${targetUrl}${path}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : body, redirect: 'manual' });
@@ -116,7 +132,10 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       if (type.includes('application/json') && text) {
         try {
           const parsed = JSON.parse(text) as unknown;
-          if (path === '/api/mcp') text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => transformMessage(m, options)) : transformMessage(parsed, options));
+          if (path === '/api/mcp') {
+            const forMessage = { ...options, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
+            text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => transformMessage(m, forMessage)) : transformMessage(parsed, forMessage));
+          }
           else if (options.renameCodes && /^\/test-fixtures\/v1\/connections\/[^/]+\/activity/.test(path) && isObject(parsed) && Array.isArray(parsed.entries)) {
             text = JSON.stringify({ ...parsed, entries: parsed.entries.map((e) => (isObject(e) && typeof e.code === 'string' ? { ...e, code: renamedCode(e.code) } : e)) });
           }

@@ -31,6 +31,21 @@ When('a client GETs {string}', async function (this: SiteWorld, path: string) {
   this.lastHttp = await readAnswer(await fetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`));
 });
 
+// What the target asked the kit's loopback website for (rule migrate-crawl-bounded: robots.txt is honoured).
+async function websiteRequests(world: SiteWorld): Promise<string[]> {
+  return (await fetch(`${world.resolve('{{website}}')}/__kit/requested`)).json() as Promise<string[]>;
+}
+
+Then('the kit website was asked for {string}', async function (this: SiteWorld, path: string) {
+  const requested = await websiteRequests(this);
+  assert.ok(requested.includes(path), `${path} was never requested; requested: ${requested.join(', ')}`);
+});
+
+Then('the kit website was never asked for {string}', async function (this: SiteWorld, path: string) {
+  const requested = await websiteRequests(this);
+  assert.ok(!requested.includes(path), `${path} was requested although robots.txt disallows it`);
+});
+
 // The live site at the declared publicSiteUrl; without a declaration this one check is reported as not checked
 // and the scenario goes on (the fixtures protocol still tells whether the site is published).
 Then('the public address of {string} answers {int}', async function (this: SiteWorld, site: string, status: number) {

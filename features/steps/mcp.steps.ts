@@ -112,6 +112,15 @@ Then('the data at {string} equals {string}', function (this: SiteWorld, path: st
   assert.deepEqual(pointer(lastEnvelope(this).data, path), parse(this.resolve(expected)), `data at ${path}`);
 });
 
+// Fields the source names for the last tool's result (spec/output-fields.json): each must be there.
+Then('the data has the fields {string}', function (this: SiteWorld, fields: string) {
+  const data = lastEnvelope(this).data as Record<string, unknown> | undefined;
+  for (const field of fields.split(',').map((f) => f.trim())) {
+    if (!checkableOutput(this, `/${field}`)) continue;
+    assert.ok(data && field in data, `${describeLast(this)}: the result has no ${field} (it must be relayed to the user)`);
+  }
+});
+
 Then('the data at {string} has {int} items', function (this: SiteWorld, path: string, count: number) {
   if (!checkableOutput(this, path)) return;
   const value = pointer(lastEnvelope(this).data, path);

@@ -130,6 +130,10 @@ export class SiteWorld extends World {
           const [chars, times] = (ref ?? '').split(':');
           return need(chars, 'text').repeat(Number(times));
         }
+        case 'website':
+          // {{website}} → the kit's loopback website (conformance/lib/test-website.ts), when the target may fetch it
+          if (!process.env.SITE_MCP_TEST_WEBSITE_URL) throw new NotDeclared('the kit website: the target\'s fixtures do not support fetch-allowlist');
+          return process.env.SITE_MCP_TEST_WEBSITE_URL;
         case 'public': {
           // {{public:main}} → the live address of site main, from the declared publicSiteUrl template
           const template = activeDeclaration()?.publicSiteUrl;

@@ -19,6 +19,7 @@ export const BREAKABLE = [
   'create-site-limit-twice',
   'generate-image-balance-never-negative',
   'plan-confirm-requires-approval',
+  'migrate-crawl-bounded',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

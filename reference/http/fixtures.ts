@@ -74,7 +74,7 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist'],
     };
   });
 
@@ -197,6 +197,12 @@ export function fixturesRouter(rt: Runtime): Router {
   });
 
   // Points domain verification at the suite's DNS stub (test mode only).
+  router.post('/fetch-allowlist', async (ctx) => {
+    const request = await body<{ origins: string[] }>(ctx, 'FetchAllowlistRequest');
+    rt.fetchAllowOrigins = request.origins;
+    ctx.body = {};
+  });
+
   router.post('/dns-resolver', async (ctx) => {
     const request = await body<{ server: string }>(ctx, 'DnsResolverRequest');
     rt.dns.useServer(request.server);

@@ -32,7 +32,7 @@ export interface PortableSite {
 const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
 
 /** Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons. */
-export async function fetchAssets(assets: NonNullable<PortableSite['assets']>) {
+export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, allowOrigins: readonly string[] = []) {
   const kept: Site['draft']['assets'] = [];
   const skipped: { url: string; reason: string }[] = [];
   for (const [i, asset] of assets.entries()) {
@@ -41,7 +41,7 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>) {
       continue;
     }
     try {
-      const res = await safeFetch(asset.url, ASSET_LIMITS);
+      const res = await safeFetch(asset.url, { ...ASSET_LIMITS, allowOrigins });
       if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
       if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
       kept.push({ assetId: newId('asset'), key: asset.key, url: res.url, alt: asset.alt ?? '', kind: asset.kind ?? 'image' });
@@ -159,7 +159,7 @@ function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, 
 
 export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, options: { mergeIntoWebsiteId?: string; forceKeys?: string[]; assetsSkipped?: { url: string; reason: string }[] }) {
   const { rt, ws, connection, now } = ctx;
-  const { kept, skipped } = await fetchAssets(snapshot.assets ?? []);
+  const { kept, skipped } = await fetchAssets(snapshot.assets ?? [], ctx.rt.fetchAllowOrigins);
   const assetsSkipped = [...(options.assetsSkipped ?? []), ...skipped];
   if (options.mergeIntoWebsiteId) {
     const targetId = options.mergeIntoWebsiteId;

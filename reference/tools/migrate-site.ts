@@ -34,13 +34,13 @@ export function toTypedPage(page: CrawledPage, i: number): PortablePage {
 const migrate_site_from_url: ToolHandler<{ url: string; mergeIntoWebsiteId?: string; maxPages?: number }> = async (ctx) => {
   const { args, rt } = ctx;
   try {
-    await checkUrl(args.url, network.resolve ?? (async (h) => (await lookup(h, { all: true, verbatim: true })).map((a) => a.address)));
+    await checkUrl(args.url, network.resolve ?? (async (h) => (await lookup(h, { all: true, verbatim: true })).map((a) => a.address)), rt.fetchAllowOrigins);
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw new ToolError('validation_failed', `That address cannot be migrated: ${error.message}.`, { issues: [{ path: '/url', message: error.message }] });
     throw error;
   }
   const maxPages = args.maxPages ?? 50;
-  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, fetch: network });
+  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, fetch: { ...network, allowOrigins: rt.fetchAllowOrigins } });
   if (result.pages.length === 0) {
     throw new ToolError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
   }
