@@ -70,11 +70,19 @@ Feature: Domains
       { "hostname": "{{host:taken}}" }
       """
     Then the call fails with "not_found"
+    And the answer looks exactly like the remembered "missing"
+    When "agent" calls "set_primary_domain" with:
+      """
+      { "hostname": "{{host:nowhere}}" }
+      """
+    Then the call fails with "not_found"
+    And the answer is remembered as "missing primary"
     When "agent" calls "set_primary_domain" with:
       """
       { "hostname": "{{host:taken}}" }
       """
     Then the call fails with "not_found"
+    And the answer looks exactly like the remembered "missing primary"
 
   @rule:domain-write-owner-only @rule:authz-owner-only-stricter
   Scenario: An editor's connection cannot connect a domain

@@ -94,8 +94,7 @@ Feature: Device-code pairing and the discovery file
     Then the HTTP status is 200
     And the response body contains "/v1/cli/pair/start"
     And the response body contains "/v1/cli/pair/poll"
-    And the response body contains "`workspace:write`"
-    And the response body contains "`domain:read`"
+    And the response body names every scope of the catalogue, each on a line of its own with a description
     And the response body contains "No pre-claim token exists"
     And the response body contains "No account is ever created for a human"
     And the response body contains "Deliberately not implemented"

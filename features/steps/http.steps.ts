@@ -7,6 +7,9 @@ import type { SiteWorld } from '../support/world.js';
 import { activeDeclaration } from '../../conformance/lib/declaration.js';
 import { requireOutput } from '../support/declared.js';
 import { parse, pointer } from '../support/json.js';
+import { loadJson } from '../../spec/index.js';
+
+const SCOPES = loadJson<{ scopes: { name: string }[] }>('scopes.json').scopes.map((s) => s.name);
 
 function lastHttp(world: SiteWorld): HttpAnswer {
   assert.ok(world.lastHttp, 'no HTTP request was made yet in this scenario');
@@ -29,6 +32,13 @@ When('{string} posts to the MCP endpoint:', async function (this: SiteWorld, nam
 When('a client GETs {string}', async function (this: SiteWorld, path: string) {
   const resolved = this.resolve(path);
   this.lastHttp = await readAnswer(await fetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`));
+});
+
+// §4.1: /auth.md describes each scope with a one-line description (scope names from spec/scopes.json, §2.2).
+Then('the response body names every scope of the catalogue, each on a line of its own with a description', function (this: SiteWorld) {
+  const lines = lastHttp(this).text.split('\n');
+  const missing = SCOPES.filter((scope) => !lines.some((line) => line.includes(scope) && line.replace(scope, '').replace(/[\s`*|:\-–—]/g, '').length >= 10));
+  assert.deepEqual(missing, [], `scopes without a described line of their own in ${lastHttp(this).text.slice(0, 200)}…`);
 });
 
 // What the target asked the kit's loopback website for (rule migrate-crawl-bounded: robots.txt is honoured).
