@@ -164,7 +164,9 @@ Feature: The reviewed owner-approval rail
     Then the public address of "main" answers 200
     When "agent" calls "prepare_unpublish"
     And "olive" approves the plan
-    And "agent" calls "confirm_pending_action" with:
+    # Nothing happens before the confirm.
+    Then the site "main" is published at the current draft revision
+    When "agent" calls "confirm_pending_action" with:
       """
       { "planId": "{{plan}}" }
       """
@@ -218,13 +220,29 @@ Feature: The reviewed owner-approval rail
       { "documentId": "{{record:main/documents/0}}" }
       """
     And "olive" approves the plan
+    And "olive" renames the document "main/documents/0" in the app to "Wedding cake, revised"
     And "comms" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_subject_changed"
+    # Nothing was sent: the document is still sendable.
+    When "comms" calls "list_sendable_documents"
+    Then the data contains "{{record:main/documents/0}}"
+    When "comms" calls "prepare_send_document" with:
+      """
+      { "documentId": "{{record:main/documents/0}}" }
+      """
+    And "olive" approves the plan
+    When "comms" calls "list_sendable_documents"
+    Then the data contains "{{record:main/documents/0}}"
+    When "comms" calls "confirm_pending_action" with:
       """
       { "planId": "{{plan}}" }
       """
     Then the call succeeds
     When "comms" calls "list_sendable_documents"
-    Then the data at "/documents" has 0 items
+    Then the data does not contain "{{record:main/documents/0}}"
 
   @rule:product-publish-reviewed @rule:plan-pins-product-revision
   Scenario: A product becomes public only through an approved plan
@@ -236,6 +254,19 @@ Feature: The reviewed owner-approval rail
     And "shop" calls "list_products"
     Then the data at "/products/0/status" equals "draft"
     When "olive" approves the plan
+    And "olive" renames the product "main/products/0" in the app to "Sourdough, larger loaf"
+    And "shop" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_subject_changed"
+    When "shop" calls "list_products"
+    Then the data at "/products/0/status" equals "draft"
+    When "shop" calls "prepare_publish_product" with:
+      """
+      { "productId": "{{record:main/products/0}}" }
+      """
+    And "olive" approves the plan
     And "shop" calls "confirm_pending_action" with:
       """
       { "planId": "{{plan}}" }

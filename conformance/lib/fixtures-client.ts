@@ -99,6 +99,9 @@ export class FixturesClient {
   siteState(websiteId: string) {
     return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`);
   }
+  recordEdit(edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }) {
+    return this.request<Record<string, never>>('POST', '/record-edits', edit);
+  }
   fetchAllowlist(origins: string[]) {
     return this.request<Record<string, never>>('POST', '/fetch-allowlist', { origins });
   }

@@ -96,6 +96,13 @@ When('{string} approves the plan', async function (this: SiteWorld, user: string
   await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'approve');
 });
 
+// "olive" renames the product "main/products/0" in the app to "…" (a product's name, a document's title)
+When('{string} renames the {word} {string} in the app to {string}', async function (this: SiteWorld, user: string, kind: string, record: string, text: string) {
+  const [site, list, index] = record.split('/') as [string, string, string];
+  assert.ok(kind === 'product' || kind === 'document', `a product or a document, not ${kind}`);
+  await this.fixtures.recordEdit({ userId: this.user(user).userId, websiteId: this.site(site).websiteId, kind, recordId: this.resolve(`{{record:${site}/${list}/${index}}}`), text });
+});
+
 When('{string} declines the plan', async function (this: SiteWorld, user: string) {
   await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'decline');
 });

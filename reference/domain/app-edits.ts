@@ -19,3 +19,22 @@ export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; web
   const siteRevision = recordChange(site, now, 'app-edit', `Section text edited in the app`);
   return { rev: section.rev, siteRevision };
 }
+
+/**
+ * A product's name or a document's title edited in the app: a product's revision moves on and a document's
+ * stored content changes, so a plan pinned to either is voided (rules plan-pins-product-revision,
+ * plan-pins-document-fingerprint).
+ */
+export function appEditRecord(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }, now: Date) {
+  const site = ws.sites[edit.websiteId];
+  if (!site) throw new ToolError('not_found', `No website "${edit.websiteId}".`);
+  const role = site.members[edit.userId];
+  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Only an owner or editor of this website can edit it.');
+  const [list, idField, textField] = edit.kind === 'product' ? [site.records.products, 'productId', 'name'] as const : [site.records.documents, 'documentId', 'title'] as const;
+  const record = (list as Record<string, unknown>[]).find((r) => r[idField] === edit.recordId);
+  if (!record) throw new ToolError('not_found', `No ${edit.kind} "${edit.recordId}" on this website.`);
+  record[textField] = edit.text;
+  if (edit.kind === 'product') record.revision = Number(record.revision ?? 0) + 1;
+  record.updatedAt = now.toISOString();
+  return {};
+}

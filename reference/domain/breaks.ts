@@ -20,6 +20,8 @@ export const BREAKABLE = [
   'generate-image-balance-never-negative',
   'plan-confirm-requires-approval',
   'migrate-crawl-bounded',
+  'plan-pins-product-revision',
+  'plan-pins-document-fingerprint',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

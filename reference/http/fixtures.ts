@@ -11,7 +11,7 @@ import { indexConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
 import { buildWorld, WorldError, type WorldRequest } from '../domain/world.js';
 import { fingerprint } from '../domain/site.js';
-import { appEditSectionText } from '../domain/app-edits.js';
+import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
 import { collectExpiredPlans, decidePlan, DecisionError } from '../domain/plans.js';
 import { PairingError } from '../domain/pairing.js';
 import { approveAs } from './pairing.js';
@@ -74,7 +74,7 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits'],
     };
   });
 
@@ -151,6 +151,12 @@ export function fixturesRouter(rt: Runtime): Router {
     const request = await body<{ userId: string; websiteId: string; sectionId: string; field: string; text: string }>(ctx, 'AppEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, workspaceNow(ws)));
+  });
+
+  router.post('/record-edits', async (ctx) => {
+    const request = await body<{ userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }>(ctx, 'RecordEditRequest');
+    const wsId = await workspaceOf('site', request.websiteId);
+    ctx.body = await rt.store.transact(wsId, (ws) => appEditRecord(ws, request, workspaceNow(ws)));
   });
 
   // Approve or decline as a signed-in user would, through the app page's code path (decidePlan).

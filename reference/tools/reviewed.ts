@@ -105,24 +105,24 @@ const publish_site: ToolHandler = async (ctx) => {
 
 type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
 
-function requirePinned(ok: boolean, planId: string): void {
-  if (!ok && !isBroken('plan-pins-site-revision')) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
+function requirePinned(ok: boolean, planId: string, rule: 'plan-pins-site-revision' | 'plan-pins-product-revision' | 'plan-pins-document-fingerprint'): void {
+  if (!ok && !isBroken(rule)) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
 }
 
 const EFFECTS: Record<PlanKind, Effect> = {
   publish: (_ws, site, plan, now) => {
-    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId);
+    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId, 'plan-pins-site-revision');
     site.published = { revision: site.siteRevision, publishedAt: now.toISOString(), content: structuredClone(site.draft) };
     return { effect: `Published revision ${site.siteRevision}.`, result: { publishedRevision: site.siteRevision } };
   },
   unpublish: (_ws, site, plan) => {
-    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId);
+    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId, 'plan-pins-site-revision');
     site.published = null;
     return { effect: 'The site is no longer on its public address.', result: { status: 'unpublished' } };
   },
   publish_product: (_ws, site, plan) => {
     const product = findRecord(site, 'products', 'productId', String(plan.params.productId));
-    requirePinned(Number(product.revision ?? 0) === plan.pinned.productRevision, plan.planId);
+    requirePinned(Number(product.revision ?? 0) === plan.pinned.productRevision, plan.planId, 'plan-pins-product-revision');
     product.status = 'public';
     return { effect: `Product ${String(product.name)} is public.`, result: { productId: product.productId, status: 'public' } };
   },
@@ -143,7 +143,7 @@ const EFFECTS: Record<PlanKind, Effect> = {
   },
   send_document: (ws, site, plan, now) => {
     const doc = findRecord(site, 'documents', 'documentId', String(plan.params.documentId));
-    requirePinned(fingerprint(doc) === plan.pinned.documentFingerprint && sendable(doc), plan.planId);
+    requirePinned(fingerprint(doc) === plan.pinned.documentFingerprint && sendable(doc), plan.planId, 'plan-pins-document-fingerprint');
     doc.status = 'sent';
     doc.sentAt = now.toISOString();
     ws.outbox.push({ messageId: newId('msg'), kind: 'document', websiteId: site.websiteId, subjectId: String(doc.documentId), queuedAt: now.toISOString() });
