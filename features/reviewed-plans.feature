@@ -202,7 +202,18 @@ Feature: The reviewed owner-approval rail
     Then the data at "/invitations/0/level" equals "editor"
     And the data at "/invitations/0/status" equals "pending"
     And the data does not contain "http"
-    When the role of "olive" on "main" becomes "editor"
+    # Ownership is checked again at confirm: an owner who became an editor after approval cannot carry it out.
+    When "access" calls "prepare_grant_access" with:
+      """
+      { "email": "second.baker@example.test", "level": "viewer" }
+      """
+    And "olive" approves the plan
+    And the role of "olive" on "main" becomes "editor"
+    And "access" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "owner_only"
     And "access" calls "prepare_grant_access" with:
       """
       { "email": "another@example.test", "level": "viewer" }

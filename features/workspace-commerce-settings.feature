@@ -154,7 +154,16 @@ Feature: Workspace, commerce, settings, communications and AI images
   Scenario: Withdrawn AI consent is seen on the next call
     When the workspace of "olive" changes settings:
       """
-      { "aiConsent": false, "credits": 5 }
+      { "aiConsent": true, "credits": 5 }
+      """
+    And "agent" calls "generate_image" with:
+      """
+      { "prompt": "A loaf while consent is given" }
+      """
+    Then the call succeeds
+    When the workspace of "olive" changes settings:
+      """
+      { "aiConsent": false }
       """
     And "agent" calls "generate_image" with:
       """

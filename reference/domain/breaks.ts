@@ -22,6 +22,8 @@ export const BREAKABLE = [
   'migrate-crawl-bounded',
   'plan-pins-product-revision',
   'plan-pins-document-fingerprint',
+  'generate-image-consent-reread',
+  'grant-access-owner-only',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

@@ -133,7 +133,7 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
   const role = site.members[connection.createdBy] as Role | undefined;
   if (!role) throw new ToolError('access_denied', 'The person who created this connection no longer has access to the plan\'s website.', { cause: 'creator-access-removed' });
   const needsOwner = spec.ownerOnly || plan.kind === 'create_company';
-  if (needsOwner && role !== 'owner') throw new ToolError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
+  if (needsOwner && role !== 'owner' && !(isBroken('grant-access-owner-only') && plan.kind === 'grant_access')) throw new ToolError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
   if (ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', `The connection's creator is now a ${role} of this website.`, { cause: `creator-role-${role}` });
   if (spec.area && ws.areasOff.includes(spec.area)) throw new ToolError('area_disabled', `The ${spec.area} area is switched off for this account by its agency.`, { cause: `area-${spec.area}-off` });
   return { plan, site };

@@ -16,6 +16,9 @@ export function setImageProvider(provider: ImageProvider): void {
   imageProvider = provider;
 }
 
+/** Only for the server broken for generate-image-consent-reread: consent as first seen per workspace. */
+const cachedConsent = new Map<string, boolean>();
+
 function insufficient(balance: number, cost: number): ToolError {
   return new ToolError('insufficient_credits', `Generating an image costs ${cost} credit${cost === 1 ? '' : 's'} and the workspace has ${balance}. The owner can buy credits in the app.`, { limit: balance });
 }
@@ -23,7 +26,8 @@ function insufficient(balance: number, cost: number): ToolError {
 const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landscape' | 'portrait' }> = async ({ rt, ws, site, args, note }) => {
   const cost = rt.limits.imageCreditCost.value;
   const current = (await rt.store.read(ws.id))!; // consent re-read on every call (rule generate-image-consent-reread)
-  if (!current.aiConsent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
+  const consent = isBroken('generate-image-consent-reread') ? (cachedConsent.get(ws.id) ?? cachedConsent.set(ws.id, current.aiConsent).get(ws.id)!) : current.aiConsent;
+  if (!consent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
   if (current.credits < cost) throw insufficient(current.credits, cost);
   let image: Awaited<ReturnType<ImageProvider['render']>>;
   try {
@@ -37,7 +41,7 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   const file = join(dir, `${assetId}.svg`);
   await writeFile(file, image.bytes);
   const creditsRemaining = await rt.store.transact(ws.id, (fresh) => {
-    if (!fresh.aiConsent) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
+    if (!fresh.aiConsent && !isBroken('generate-image-consent-reread')) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
     if (fresh.credits < cost && !isBroken('generate-image-balance-never-negative')) throw insufficient(fresh.credits, cost);
     fresh.credits -= cost;
     fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
