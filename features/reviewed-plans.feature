@@ -303,7 +303,7 @@ Feature: The reviewed owner-approval rail
     And "seo" calls "get_site_overview"
     Then the data at "/searchVisible" equals "false"
 
-  @rule:create-company-reviewed @rule:plan-company-anchor-context-only @rule:plan-company-effect-never-writes-anchor @rule:new-company-free-plan @rule:new-company-empty
+  @rule:create-company-reviewed @rule:plan-company-anchor-context-only @rule:plan-company-effect-never-writes-anchor @rule:new-company-free-plan @rule:new-company-empty @rule:create-company-once
   Scenario: A company is created only after approval, on plan free, and the anchor site is untouched
     Given "olive" has a connection "biz" to "main" with scopes "site:read, workspace:write"
     When "biz" calls "prepare_create_company" with:
@@ -313,7 +313,8 @@ Feature: The reviewed owner-approval rail
     Then the call succeeds
     And the data at "/websiteId" equals "{{site:main}}"
     When "olive" approves the plan
-    And "biz" calls "get_site_overview"
+    Then "olive" owns no company named "Olive Catering Ltd"
+    When "biz" calls "get_site_overview"
     And the answer is remembered as "before"
     And "biz" calls "confirm_pending_action" with:
       """
@@ -326,5 +327,12 @@ Feature: The reviewed owner-approval rail
     And the data at "/result/trial" equals "false"
     And the data at "/result/monthlyCreditReset" equals "false"
     And the data at "/result/paymentProviderObject" equals "false"
+    And "olive" owns exactly one company named "Olive Catering Ltd": plan free, no credits, no website, no trial, no monthly credit reset, no payment-provider object
     When "biz" calls "get_site_overview"
     Then the answer equals the remembered "before" except "updatedAt"
+    When "biz" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "plan_used"
+    And "olive" owns exactly one company named "Olive Catering Ltd": plan free, no credits, no website, no trial, no monthly credit reset, no payment-provider object

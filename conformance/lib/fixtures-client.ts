@@ -99,6 +99,9 @@ export class FixturesClient {
   siteState(websiteId: string) {
     return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`);
   }
+  companies(userId: string) {
+    return this.request<{ companies: { workspaceId: string; companyName: string; plan: string; credits: number; websites: number; trial: boolean; monthlyCreditReset: boolean; paymentProviderObject: boolean }[] }>('GET', `/users/${encodeURIComponent(userId)}/companies`);
+  }
   recordEdit(edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }) {
     return this.request<Record<string, never>>('POST', '/record-edits', edit);
   }

@@ -101,6 +101,23 @@ Then('the approval was refused', function (this: SiteWorld) {
   assert.notEqual(this.remembered.get('decision'), 'accepted');
 });
 
+// ── companies (§2.7: read back what a confirmed company plan created) ──────────────────────────────────────
+
+async function companiesNamed(world: SiteWorld, user: string, name: string) {
+  return (await world.fixtures.companies(world.user(user).userId)).companies.filter((c) => c.companyName === name);
+}
+
+Then('{string} owns no company named {string}', async function (this: SiteWorld, user: string, name: string) {
+  assert.deepEqual(await companiesNamed(this, user, name), []);
+});
+
+Then('{string} owns exactly one company named {string}: plan free, no credits, no website, no trial, no monthly credit reset, no payment-provider object', async function (this: SiteWorld, user: string, name: string) {
+  const found = await companiesNamed(this, user, name);
+  assert.equal(found.length, 1, `${found.length} companies named ${name}`);
+  const { plan, credits, websites, trial, monthlyCreditReset, paymentProviderObject } = found[0]!;
+  assert.deepEqual({ plan, credits, websites, trial, monthlyCreditReset, paymentProviderObject }, { plan: 'free', credits: 0, websites: 0, trial: false, monthlyCreditReset: false, paymentProviderObject: false });
+});
+
 // ── connections as the Developers page shows them ───────────────────────────────────────────────────────
 
 Then('the connection view of {string} shows preset {string}', async function (this: SiteWorld, name: string, label: string) {

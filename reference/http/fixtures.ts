@@ -74,7 +74,7 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies'],
     };
   });
 
@@ -151,6 +151,25 @@ export function fixturesRouter(rt: Runtime): Router {
     const request = await body<{ userId: string; websiteId: string; sectionId: string; field: string; text: string }>(ctx, 'AppEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, workspaceNow(ws)));
+  });
+
+  router.get('/users/:userId/companies', async (ctx) => {
+    const companies = [];
+    for (const id of await rt.store.workspaceIds()) {
+      const ws = await rt.store.read(id);
+      if (!ws || ws.ownerUserId !== ctx.params.userId) continue;
+      companies.push({
+        workspaceId: ws.id,
+        companyName: ws.companyName,
+        plan: ws.plan,
+        credits: ws.credits,
+        websites: Object.keys(ws.sites).length,
+        trial: ws.billing.trialEndsAt !== null,
+        monthlyCreditReset: ws.billing.monthlyCreditReset,
+        paymentProviderObject: ws.billing.paymentCustomerId !== null,
+      });
+    }
+    ctx.body = { companies };
   });
 
   router.post('/record-edits', async (ctx) => {

@@ -92,6 +92,11 @@ export class Store {
     return (await this.#entry(workspaceId))?.low.data;
   }
 
+  /** Every stored workspace id (test-mode fixtures only: a scan of the store). */
+  async workspaceIds(): Promise<string[]> {
+    return (await readdir(join(this.dataDir, 'workspaces'))).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5));
+  }
+
   /** Whether a workspace document exists. */
   async exists(workspaceId: string): Promise<boolean> {
     return (await this.#entry(workspaceId)) !== undefined;
