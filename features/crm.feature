@@ -33,6 +33,7 @@ Feature: Customer records
     Then the call succeeds
     And the data at "/changedFields" equals "[\"status\",\"note\",\"followUpAt\"]"
     And no activity entry of "agent" contains "Called back"
+    And the activity entry of "agent" for "crm_update" names "lead" and the fields "status, note, followUpAt"
     When "agent" calls "crm_update" with:
       """
       { "recordType": "contact", "recordId": "{{record:main/contacts/0}}", "changes": { "followUpAt": "2026-12-01T09:00:00Z" } }

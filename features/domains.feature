@@ -85,10 +85,20 @@ Feature: Domains
     And the answer looks exactly like the remembered "missing primary"
 
   @rule:domain-write-owner-only @rule:authz-owner-only-stricter
-  Scenario: An editor's connection cannot connect a domain
+  Scenario: An editor's connection can neither connect a domain nor choose the primary one
     Given the hostname "{{host:shop}}" exists in DNS
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call succeeds
     When the role of "olive" on "main" becomes "editor"
     And "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call fails with "owner_only"
+    When "agent" calls "set_primary_domain" with:
       """
       { "hostname": "{{host:shop}}" }
       """

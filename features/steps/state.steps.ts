@@ -40,6 +40,15 @@ Then('the activity of {string} has an entry for {string} with outcome {string} a
   assert.ok(es.some((e) => e.name === this.resolve(tool) && e.outcome === outcome && matches(e.code)), `no ${tool}/${outcome} with a ${kind} code in ${show(es)}`);
 });
 
+// §2.7: a summary of a customer-record change names the record type and the changed field names only.
+Then('the activity entry of {string} for {string} names {string} and the fields {string}', async function (this: SiteWorld, name: string, tool: string, recordType: string, fields: string) {
+  const es = await entries(this, name);
+  const entry = [...es].reverse().find((e) => e.name === tool && e.outcome === 'ok');
+  assert.ok(entry, `no successful ${tool} in ${show(es)}`);
+  const summary = String(entry.summary ?? '');
+  for (const word of [recordType, ...list(fields)]) assert.ok(summary.includes(word), `the summary "${summary}" does not name ${word}`);
+});
+
 Then('the activity of {string} has {int} entries', async function (this: SiteWorld, name: string, count: number) {
   const es = await entries(this, name);
   assert.equal(es.length, count, show(es));
