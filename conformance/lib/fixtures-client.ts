@@ -99,6 +99,9 @@ export class FixturesClient {
   siteState(websiteId: string) {
     return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`);
   }
+  failNextWrite(workspaceId: string) {
+    return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/fail-next-write`, {});
+  }
   companies(userId: string) {
     return this.request<{ companies: { workspaceId: string; companyName: string; plan: string; credits: number; websites: number; trial: boolean; monthlyCreditReset: boolean; paymentProviderObject: boolean }[] }>('GET', `/users/${encodeURIComponent(userId)}/companies`);
   }

@@ -103,6 +103,10 @@ When('{string} renames the {word} {string} in the app to {string}', async functi
   await this.fixtures.recordEdit({ userId: this.user(user).userId, websiteId: this.site(site).websiteId, kind, recordId: this.resolve(`{{record:${site}/${list}/${index}}}`), text });
 });
 
+When('the next write of the workspace of {string} fails', async function (this: SiteWorld, user: string) {
+  await this.fixtures.failNextWrite(this.user(user).workspaceId);
+});
+
 When('{string} declines the plan', async function (this: SiteWorld, user: string) {
   await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'decline');
 });

@@ -63,6 +63,12 @@ Then('the call succeeds', function (this: SiteWorld) {
   assert.ok(env.ok, `${describeLast(this)} failed: ${JSON.stringify(env.error)}`);
 });
 
+// Any failure: the source names no error for it (e.g. §7.3 a business operation that failed).
+Then('the call fails', function (this: SiteWorld) {
+  const env = lastEnvelope(this);
+  assert.equal(env.ok, false, `${describeLast(this)} succeeded but must fail: ${JSON.stringify(env.data ?? null).slice(0, 200)}`);
+});
+
 // `kind` names a kind of refusal (the kit's names: spec/schemas/error.schema.json). That the call is refused
 // follows from the source; which code it carries is the target's choice, checked only when declared.
 Then('the call fails with {string}', function (this: SiteWorld, kind: string) {

@@ -24,6 +24,7 @@ export const BREAKABLE = [
   'plan-pins-document-fingerprint',
   'generate-image-consent-reread',
   'grant-access-owner-only',
+  'error-business-failure-rolls-back',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

@@ -74,7 +74,7 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write'],
     };
   });
 
@@ -151,6 +151,13 @@ export function fixturesRouter(rt: Runtime): Router {
     const request = await body<{ userId: string; websiteId: string; sectionId: string; field: string; text: string }>(ctx, 'AppEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, workspaceNow(ws)));
+  });
+
+  // The next write of the workspace fails like a failed disk write (§7.3: the operation must roll back whole).
+  router.post('/workspaces/:id/fail-next-write', async (ctx) => {
+    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
+    rt.failNextWrite.add(ctx.params.id!);
+    ctx.body = {};
   });
 
   router.get('/users/:userId/companies', async (ctx) => {

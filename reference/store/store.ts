@@ -18,6 +18,7 @@ import { Low, type Adapter } from 'lowdb';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
 import { writeFileDurably } from './durable-file.js';
+import { isBroken } from '../domain/breaks.js';
 
 export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname' | 'delivery' | 'oauth';
 
@@ -74,17 +75,22 @@ export class Store {
   #directory = new Map<string, string | null>();
   #mutex = new KeyedMutex();
 
-  private constructor(dataDir: string) {
+  /** Called before each commit of a workspace; a throw fails that commit like a failed disk write would. */
+  readonly #beforeCommit: ((workspaceId: string) => void) | undefined;
+
+  private constructor(dataDir: string, beforeCommit?: (workspaceId: string) => void) {
     this.dataDir = dataDir;
+    this.#beforeCommit = beforeCommit;
   }
 
-  static async open(dataDir: string): Promise<Store> {
+  /** `beforeCommit` is a seam for test mode (the fixtures protocol's fail-next-write); production passes none. */
+  static async open(dataDir: string, beforeCommit?: (workspaceId: string) => void): Promise<Store> {
     for (const sub of ['workspaces', 'directory', 'activity']) {
       await mkdir(join(dataDir, sub), { recursive: true });
       // Temporary files of writes a crash interrupted: never renamed, so never committed.
       for (const name of await readdir(join(dataDir, sub))) if (name.endsWith('.tmp')) await rm(join(dataDir, sub, name), { force: true });
     }
-    return new Store(dataDir);
+    return new Store(dataDir, beforeCommit);
   }
 
   /** The current document, for reads. Callers must not mutate it: writes go through transact(). */
@@ -114,6 +120,13 @@ export class Store {
       const lookups: [DirectoryKind, string, string][] = [];
       const result = await operation(draft, { index: (kind, key, value = workspaceId) => void lookups.push([kind, key, value]) });
       const text = serializeForCommit(draft);
+      try {
+        this.#beforeCommit?.(workspaceId);
+      } catch (error) {
+        // The broken server of error-business-failure-rolls-back keeps the failed write, as this store once did.
+        if (isBroken('error-business-failure-rolls-back')) entry.low.data = draft;
+        throw error;
+      }
       for (const [kind, key, value] of lookups) await this.setDirectory(kind, key, value);
       await entry.file.writeText(text);
       entry.low.data = draft;
