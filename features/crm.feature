@@ -68,7 +68,7 @@ Feature: Customer records
       """
       { "recordType": "booking", "recordId": "{{record:main/bookings/0}}", "changes": { "status": "cancelled" } }
       """
-    Then the call fails with "validation_failed"
+    Then the call fails with "not_available"
     When "agent" calls "crm_update" with:
       """
       { "recordType": "booking", "recordId": "{{record:main/bookings/1}}", "changes": { "status": "no_show" } }

@@ -88,7 +88,7 @@ Feature: Device-code pairing and the discovery file
     When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "{{remembered:polled-token}}"
     Then the HTTP status is 401
 
-  @rule:auth-md-discovery @rule:auth-md-no-pre-claim-token
+  @rule:auth-md-discovery @rule:auth-md-no-pre-claim-token @rule:auth-md-ways-in-and-human-only
   Scenario: /auth.md describes the ceremony, the endpoints, every scope and what is not implemented
     When a client GETs "/auth.md"
     Then the HTTP status is 200
@@ -98,3 +98,10 @@ Feature: Device-code pairing and the discovery file
     And the response body contains "No pre-claim token exists"
     And the response body contains "No account is ever created for a human"
     And the response body contains "Deliberately not implemented"
+    # What else /auth.md says is our decision: the three ways in, and as not implemented the §1.7 list and revoking.
+    Given the target adopts the decision "auth-md-ways-in-and-human-only"
+    Then the response body contains "OAuth 2.1"
+    And the response body contains "Bearer"
+    And the response body contains "/api/mcp"
+    And the response body contains "revoking"
+    And the response body does not contain "not offered"

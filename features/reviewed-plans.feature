@@ -159,14 +159,19 @@ Feature: The reviewed owner-approval rail
       """
     Then the call fails with "access_denied"
 
-  @rule:unpublish-takes-site-offline
+  @rule:unpublish-takes-site-offline @rule:plan-pins-site-revision
   Scenario: An approved unpublish takes the site off its public address
     Then the public address of "main" answers 200
     When "agent" calls "prepare_unpublish"
     And "olive" approves the plan
     # Nothing happens before the confirm.
     Then the site "main" is published at the current draft revision
-    When "agent" calls "confirm_pending_action" with:
+    # A draft edit after the review does not void an unpublish: only publish is pinned to the draft.
+    When "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Edited after the unpublish review" }
+      """
+    And "agent" calls "confirm_pending_action" with:
       """
       { "planId": "{{plan}}" }
       """
@@ -214,7 +219,10 @@ Feature: The reviewed owner-approval rail
       { "planId": "{{plan}}" }
       """
     Then the call fails with "owner_only"
-    And "access" calls "prepare_grant_access" with:
+    # list_access is a read: its scope and the live role suffice; owner-only is prepare and confirm (§4.3, §5.6).
+    When "access" calls "list_access"
+    Then the call succeeds
+    When "access" calls "prepare_grant_access" with:
       """
       { "email": "another@example.test", "level": "viewer" }
       """

@@ -17,7 +17,10 @@ export type CrmUpdateInput =
       recordType: 'booking';
       recordId: string;
       changes: {
-        status?: 'no_show';
+        /**
+         * Only no_show is set by this tool; cancelled and completed are refused with not_available (they go through the reviewed rail in the app).
+         */
+        status?: 'no_show' | 'cancelled' | 'completed';
         handled?: boolean;
         note?: string | null;
       };

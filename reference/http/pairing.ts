@@ -34,9 +34,16 @@ export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: 
 
 export function authMd(): string {
   const scopes = ALL_SCOPES.map((s) => `- \`${s}\` — ${SCOPE_GRANTS[s]}`).join('\n');
-  return `# Connecting a command-line tool to this service
+  return `# Connecting a tool to this service
 
-This file describes how a command-line tool pairs with a business owner's account. It is the whole ceremony.
+The MCP endpoint is \`/api/mcp\`; one endpoint serves every client. There are three ways in:
+
+- **OAuth 2.1** for browser and desktop chat clients: discovery starts at the protected-resource metadata
+  (\`/.well-known/oauth-protected-resource/api/mcp\`, RFC 9728), dynamic client registration is on, and the owner
+  signs in and approves; each client is bound to exactly one connection.
+- **API token** for code editors and header-capable clients: the owner creates a connection in Settings → Advanced →
+  Developers and copies its token (shown once) into \`Authorization: Bearer <token>\`.
+- **Device-code pairing** for the command-line tool, below. It is the whole ceremony.
 
 ## Ceremony
 
@@ -61,10 +68,18 @@ ${scopes}
 
 ## Deliberately not implemented
 
-Deleting a site or a page, erasing a contact, billing changes, people management beyond inviting, buying, renewing,
-transferring or removing a domain, custom head code, and text generation are not available to tools. Publishing,
-unpublishing, product publishing, access grants, document sends, company creation and search-visibility changes need
-an owner's approval in the app. OAuth 2.1 sign-in is not offered by this reference server yet.
+These are for a person in the app only and are never available to tools:
+
+- deleting a site or a page;
+- erasing a contact for data-protection reasons;
+- billing changes;
+- people management beyond inviting, and revoking anyone's access;
+- buying, renewing, transferring or removing a domain;
+- custom head code;
+- text generation (the caller writes copy itself and applies it with \`update_section_text\`).
+
+Publishing, unpublishing, product publishing, access grants, document sends, company creation and search-visibility
+changes are not refused but reviewed: a tool prepares a plan, the owner approves it in the app, then the tool confirms.
 `;
 }
 

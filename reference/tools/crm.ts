@@ -72,7 +72,10 @@ function applyChanges(type: RecordType, record: Record<string, unknown>, changes
   if (type === 'booking' && changes.status !== undefined) {
     // Only no_show, and not from a cancelled or completed booking (rules crm-booking-no-show-only,
     // crm-booking-cancel-complete-refused): those moves are queued for the reviewed rail.
-    if (changes.status !== 'no_show') throw new ToolError('not_available', 'crm_update can only mark a booking no_show; cancelling, completing or rescheduling happens in the app.');
+    if (changes.status !== 'no_show') {
+      // §3: cancelled, completed, restoring and rescheduling are not done by this tool; they are queued for the reviewed rail.
+      throw new ToolError('not_available', `A booking cannot be set to ${String(changes.status)} over MCP: cancelling, completing or rescheduling goes through the reviewed rail in the app, where the owner confirms it. crm_update can only mark a booking no_show.`, { use: 'the app' });
+    }
     if (record.status === 'cancelled' || record.status === 'completed') {
       throw new ToolError('not_available', `This booking is ${String(record.status)}; it cannot be changed by crm_update.`);
     }

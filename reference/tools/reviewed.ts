@@ -41,7 +41,8 @@ const prepare_publish = prepare('publish', (_ctx, site) => ({
 
 const prepare_unpublish = prepare('unpublish', (_ctx, site) => {
   if (!site.published) throw new ToolError('validation_failed', `"${site.name}" is not published, so there is nothing to unpublish.`);
-  return { params: {}, pinned: { siteRevision: site.siteRevision }, summary: `Take "${site.name}" off its public address.` };
+  // Not pinned to the draft: §2.6 pins publish, product publish and document sends only (rule plan-pins-site-revision).
+  return { params: {}, pinned: {}, summary: `Take "${site.name}" off its public address.` };
 });
 
 const prepare_search_visibility = prepare('search_visibility', (ctx, site) => {
@@ -115,8 +116,7 @@ const EFFECTS: Record<PlanKind, Effect> = {
     site.published = { revision: site.siteRevision, publishedAt: now.toISOString(), content: structuredClone(site.draft) };
     return { effect: `Published revision ${site.siteRevision}.`, result: { publishedRevision: site.siteRevision } };
   },
-  unpublish: (_ws, site, plan) => {
-    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId, 'plan-pins-site-revision');
+  unpublish: (_ws, site) => {
     site.published = null;
     return { effect: 'The site is no longer on its public address.', result: { status: 'unpublished' } };
   },
