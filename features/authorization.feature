@@ -161,3 +161,45 @@ Feature: Authorization on every call
       """
     Then the call succeeds
     And the data at "/websiteId" equals "{{site:second}}"
+
+  @rule:authz-agency-area-off
+  Scenario Outline: An area the agency switched off blocks every tool of that area, reads and writes alike
+    Given a workspace:
+      """
+      { "users": [{ "key": "ann" }],
+        "sites": [{ "key": "shop", "members": { "ann": "owner" },
+                    "records": { "leads": [{ "name": "Lee", "email": "lee@example.test", "message": "Hello" }],
+                                 "bookings": [{ "name": "Bo", "email": "bo@example.test", "status": "confirmed" }],
+                                 "contacts": [{ "name": "Cy", "email": "cy@example.test" }],
+                                 "products": [{ "name": "Loaf", "price": { "amount": 3, "currency": "EUR" }, "revision": 1 }] } }] }
+      """
+    And "ann" has a connection "shopkeeper" to "shop" with scopes "<scopes>"
+    When "shopkeeper" calls "<tool>" with:
+      """
+      <args>
+      """
+    Then the call succeeds
+    When the workspace of "ann" changes settings:
+      """
+      { "areasOff": ["<area>"] }
+      """
+    And "shopkeeper" calls "<tool>" with:
+      """
+      <args>
+      """
+    Then the call fails with "area_disabled"
+
+    Examples:
+      | area     | scopes              | tool                    | args                                                                                              |
+      | crm      | crm:read            | list_leads              | {}                                                                                                |
+      | crm      | crm:read            | list_contacts           | {}                                                                                                |
+      | bookings | crm:read            | list_bookings           | {}                                                                                                |
+      | crm      | crm:write           | crm_update              | { "recordType": "lead", "recordId": "{{record:shop/leads/0}}", "changes": { "handled": true } }   |
+      | bookings | crm:write           | crm_update              | { "recordType": "booking", "recordId": "{{record:shop/bookings/0}}", "changes": { "handled": true } } |
+      | commerce | commerce:write      | list_products           | {}                                                                                                |
+      | commerce | commerce:write      | list_services           | {}                                                                                                |
+      | commerce | commerce:write      | get_commerce_overview   | {}                                                                                                |
+      | commerce | commerce:write      | create_service          | { "name": "Bread class", "durationMinutes": 90 }                                                 |
+      | commerce | commerce:write      | create_product          | { "name": "Rye", "price": { "amount": 4, "currency": "EUR" } }                                   |
+      | commerce | commerce:write      | prepare_publish_product | { "productId": "{{record:shop/products/0}}" }                                                     |
+

@@ -344,3 +344,22 @@ Feature: The reviewed owner-approval rail
       """
     Then the call fails with "plan_used"
     And "olive" owns exactly one company named "Olive Catering Ltd": plan free, no credits, no website, no trial, no monthly credit reset, no payment-provider object
+
+  @rule:authz-agency-area-off @rule:plan-redeem-reauthorizes-anchor
+  Scenario: An area switched off after approval blocks the confirm of its plan
+    Given "olive" has a connection "shop" to "main" with scopes "commerce:write"
+    When "shop" calls "prepare_publish_product" with:
+      """
+      { "productId": "{{record:main/products/0}}" }
+      """
+    And "olive" approves the plan
+    And the workspace of "olive" changes settings:
+      """
+      { "areasOff": ["commerce"] }
+      """
+    And "shop" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "area_disabled"
+

@@ -21,7 +21,7 @@ export interface ToolDefinition {
     | 'commerce:write'
     | 'workspace:write'
   )[];
-  gates: ('owner-only' | 'advanced-editor-grant' | 'area:invoicing')[];
+  gates: ('owner-only' | 'advanced-editor-grant' | 'area:invoicing' | 'area:commerce' | 'area:crm' | 'area:bookings')[];
   planKind:
     | null
     | (

@@ -2,6 +2,7 @@
 // crm_update writes only status, handled, note and followUpAt (leads); it never deletes, never messages and
 // never changes an email. Lead text comes from anonymous visitors: it is returned as data, marked untrusted.
 import { ToolError, recordNotFound } from '../domain/errors.js';
+import { checkWorkspaceGates } from '../domain/authorize.js';
 import type { Site } from '../domain/model.js';
 import type { ToolHandler } from './types.js';
 
@@ -90,8 +91,10 @@ function applyChanges(type: RecordType, record: Record<string, unknown>, changes
   return changed;
 }
 
-const crm_update: ToolHandler<{ recordType: RecordType; recordId: string; changes: CrmChanges }> = async ({ args, write, note }) => {
+const crm_update: ToolHandler<{ recordType: RecordType; recordId: string; changes: CrmChanges }> = async ({ args, ws, write, note }) => {
   const { recordType, recordId, changes } = args;
+  // The tool's gate is the crm area; a booking also needs the bookings area (rule authz-agency-area-off).
+  if (recordType === 'booking') checkWorkspaceGates(ws, { gates: ['area:bookings'] }, 'crm_update');
   try {
     const changedFields = await write((_ws, site: Site) => {
       // Looks in the target site only: another site's id answers exactly like a missing one (rule crm-update-cross-site-not-found).
