@@ -34,3 +34,10 @@ Feature: Resources, prompts and what is deliberately absent
   Scenario: tools/list over the wire stays within 40,000 characters and publishes plain-object inputs
     Then the serialized tools/list result of "agent" is at most 40000 characters
     And every tool input schema in tools/list is a plain object
+
+  @rule:resources-default-site
+  Scenario: On workspace reach the resources read the site whose Developers page created the connection
+    Given the target adopts the decision "resources-default-site"
+    And "olive" has a workspace connection "ws" from "second" with scopes "site:read"
+    Then the resource "svc://site/overview" of "ws" shows website "{{site:second}}"
+

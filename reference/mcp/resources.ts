@@ -1,6 +1,7 @@
 // Resources of §4.4: each is read through the site:read tool it mirrors (spec/resources.json "tool"), so it
 // gets the same authorization, live role check and activity entry; the target is the connection's default
-// site (the pinned one, or on workspace reach the first site by creation among those the creator can see).
+// site (rule resources-default-site): the site whose Developers page created it, on either reach; only a
+// company-wide connection made before any site existed falls back to the creator's first site by creation.
 import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime.js';
@@ -17,7 +18,7 @@ export async function defaultWebsiteId(rt: Runtime, principal: Principal): Promi
   const ws = await rt.store.read(principal.workspaceId);
   const connection = ws?.connections[principal.connectionId];
   if (!ws || !connection) return undefined;
-  if (connection.reach === 'website') return connection.websiteId ?? undefined;
+  if (connection.websiteId) return connection.websiteId;
   return Object.values(ws.sites)
     .filter((s) => s.members[connection.createdBy])
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId))[0]?.websiteId;
