@@ -100,3 +100,28 @@ Feature: Scopes and presets
       { "hostname": "olive-bakery.example" }
       """
     Then the call fails with "scope_denied"
+
+  @rule:scopes-dated @rule:domain-read-since
+  Scenario: A connection holds only the scopes that existed when it was made
+    When "olive" cannot create a connection:
+      """
+      { "websiteId": "{{site:main}}", "scopes": ["domain:read"], "createdAt": "2026-08-01T10:00:00Z" }
+      """
+    And "olive" cannot create a connection:
+      """
+      { "websiteId": "{{site:main}}", "scopes": ["crm:write"], "createdAt": "2026-07-01T10:00:00Z" }
+      """
+    Given "olive" has a connection "early":
+      """
+      { "websiteId": "{{site:main}}", "preset": "full", "createdAt": "2026-07-01T10:00:00Z" }
+      """
+    Then the connection view of "early" lists scopes "site:read, content:write, publish, crm:read, settings:write, commerce:write"
+    When "early" calls "list_domains"
+    Then the call fails with "scope_denied"
+    Given "olive" has a connection "domains-before-read":
+      """
+      { "websiteId": "{{site:main}}", "scopes": ["domain:write"], "createdAt": "2026-08-01T10:00:00Z" }
+      """
+    When "domains-before-read" calls "list_domains"
+    Then the call succeeds
+

@@ -59,6 +59,11 @@ Then('{string} cannot create a connection to {string}', async function (this: Si
   );
 });
 
+When('{string} cannot create a connection:', async function (this: SiteWorld, user: string, doc: string) {
+  const request = JSON.parse(this.resolve(doc)) as Omit<ConnectionRequest, 'userId'>;
+  await assert.rejects(this.fixtures.connection({ userId: this.user(user).userId, ...request }), (e) => e instanceof FixturesError && e.status >= 400 && e.status < 500, 'the connection must be refused');
+});
+
 When('{string} cannot create a connection with reach {string}', async function (this: SiteWorld, user: string, reach: string) {
   await assert.rejects(
     this.fixtures.connection({ userId: this.user(user).userId, reach: reach as ConnectionRequest['reach'] }),

@@ -1,7 +1,7 @@
 // Scope resolution (§2.1, §2.2, §9.2), driven entirely by spec/scopes.json.
 import { readFileSync } from 'node:fs';
 
-interface ScopeEntry { name: string; default: 'always' | 'on' | 'off'; implies: string[]; grants: string }
+interface ScopeEntry { name: string; default: 'always' | 'on' | 'off'; implies: string[]; grants: string; since?: string }
 interface PresetVersion { from: string; scopes: string[] }
 interface Preset { name: string; label: string; versions: PresetVersion[] }
 interface ScopesFile { scopes: ScopeEntry[]; presets: Preset[]; customLabel: string }
@@ -13,6 +13,10 @@ export const SCOPE_GRANTS: Readonly<Record<string, string>> = Object.fromEntries
 const ALWAYS = file.scopes.filter((s) => s.default === 'always').map((s) => s.name);
 const DEFAULTS = file.scopes.filter((s) => s.default !== 'off').map((s) => s.name);
 const IMPLIES = new Map(file.scopes.map((s) => [s.name, s.implies]));
+const SINCE = new Map(file.scopes.map((s) => [s.name, s.since ?? '0000-00-00']));
+
+/** Whether a scope existed on `day` (YYYY-MM-DD): §9.2 dates domain:read and the 2026-07-28 scopes. */
+const existedOn = (scope: string, day: string) => (SINCE.get(scope) ?? '9999-99-99') <= day;
 
 export class ScopeError extends Error {}
 
@@ -32,19 +36,24 @@ function presetScopesAt(preset: Preset, at: Date): string[] {
 /**
  * Resolves what a new connection is granted: the ticked scopes or a preset as it stands at `at`, plus the
  * always-on scopes. The result is stored on the connection; presets are never read again (rule
- * preset-change-never-widens). A scope that did not exist yet at `at` is refused.
+ * preset-change-never-widens). A scope that did not exist yet at `at` is refused, and a preset or the defaults
+ * hold only the scopes that existed then (rule scopes-dated).
  */
 export function resolveScopes(input: { scopes?: string[]; preset?: string }, at: Date): { scopes: string[]; presetLabel: string } {
+  const day = at.toISOString().slice(0, 10);
   let chosen: string[];
   let presetLabel = file.customLabel;
   if (input.preset !== undefined) {
     const preset = file.presets.find((p) => p.name === input.preset);
     if (!preset) throw new ScopeError(`unknown preset "${input.preset}"`);
-    chosen = presetScopesAt(preset, at);
+    // A preset holds only the scopes that existed when the connection was made (rule scopes-dated).
+    chosen = presetScopesAt(preset, at).filter((s) => existedOn(s, day));
     presetLabel = preset.label;
   } else {
-    chosen = input.scopes ?? DEFAULTS;
+    chosen = input.scopes ?? DEFAULTS.filter((s) => existedOn(s, day));
     for (const s of chosen) if (!ALL_SCOPES.includes(s)) throw new ScopeError(`unknown scope "${s}"`);
+    const notYet = chosen.filter((s) => !existedOn(s, day));
+    if (notYet.length) throw new ScopeError(`${notYet.join(', ')} did not exist yet on ${day} (scopes are dated, §9.2)`);
   }
   return { scopes: canonical([...ALWAYS, ...chosen]), presetLabel };
 }
