@@ -109,6 +109,7 @@ Feature: Workspace, commerce, settings, communications and AI images
       """
     Then the call fails with "insufficient_credits"
     And the activity of "agent" has an entry for "generate_image" with code "insufficient_credits"
+    And the last activity entry of "agent" for "generate_image" records 0 credits spent
     # What one image costs is our decision (§8 "not shown").
     Given the target adopts the decision "limit-values"
     When the workspace of "olive" changes settings:

@@ -67,6 +67,13 @@ Then('no activity entry of {string} contains {string}', async function (this: Si
   assert.equal(hit, undefined, `an activity entry contains ${text}: ${JSON.stringify(hit)}`);
 });
 
+Then('the last activity entry of {string} for {string} records {int} credits spent', async function (this: SiteWorld, name: string, tool: string, credits: number) {
+  const es = await entries(this, name);
+  const entry = [...es].reverse().find((e) => e.name === tool);
+  assert.ok(entry, `no ${tool} in ${show(es)}`);
+  assert.strictEqual(entry.creditsSpent, credits, `the entry records ${JSON.stringify(entry.creditsSpent)} credits spent`);
+});
+
 Then('the activity of {string} has {int} entries with credits spent', async function (this: SiteWorld, name: string, count: number) {
   const es = await entries(this, name);
   assert.equal(es.filter((e) => Number(e.creditsSpent ?? 0) > 0).length, count, JSON.stringify(es.map((e) => `${e.name}/${e.outcome}/${e.creditsSpent ?? 0}`)));

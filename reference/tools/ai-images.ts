@@ -25,6 +25,9 @@ function insufficient(balance: number, cost: number): ToolError {
 
 const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landscape' | 'portrait' }> = async ({ rt, ws, site, args, note }) => {
   const cost = rt.limits.imageCreditCost.value;
+  // Every call is logged with the credits it spent, a refusal or failure with 0 (rule generate-image-logged-credits);
+  // the success below replaces this note.
+  note('no image generated; no credits spent', { creditsSpent: 0 });
   const current = (await rt.store.read(ws.id))!; // consent re-read on every call (rule generate-image-consent-reread)
   const consent = isBroken('generate-image-consent-reread') ? (cachedConsent.get(ws.id) ?? cachedConsent.set(ws.id, current.aiConsent).get(ws.id)!) : current.aiConsent;
   if (!consent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
