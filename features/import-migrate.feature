@@ -148,3 +148,27 @@ Feature: Import and migration
     And the data does not contain "window.stolenCookies"
     And the data does not contain "booking-widget.example"
     And the data does not contain "PRIVATE PAGE"
+
+  @rule:import-site-assets-revalidated
+  Scenario: Images named inside section content go through the same asset checks as listed assets
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pictures" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Kept heading" } },
+            { "externalKey": "home/photo", "type": "image", "content": { "imageUrl": "https://169.254.169.254/latest/photo.png", "alt": "Metadata" } },
+            { "externalKey": "home/gallery", "type": "gallery", "content": { "images": [{ "imageUrl": "https://10.0.0.5/inside.png", "alt": "Private" }] } }] }] } }
+      """
+    Then the call succeeds
+    And the data contains "169.254.169.254"
+    And the data contains "10.0.0.5"
+    When the data at "/websiteId" is remembered as "pictures"
+    And "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:pictures}}" }
+      """
+    Then the data contains "Kept heading"
+    And the data does not contain "169.254.169.254"
+    And the data does not contain "10.0.0.5"
+

@@ -52,6 +52,62 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, a
   return { kept, skipped };
 }
 
+type ImageHolder = Record<string, unknown> & { imageUrl: string };
+
+/** Every object inside the sections' content that names an image by URL (an image section, gallery items, …). */
+function contentImages(pages: PortablePage[]): ImageHolder[] {
+  const found: ImageHolder[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      if (typeof (value as Record<string, unknown>).imageUrl === 'string') found.push(value as ImageHolder);
+      Object.values(value).forEach(walk);
+    }
+  };
+  for (const page of pages) for (const section of page.sections) walk(section.content);
+  return found;
+}
+
+/**
+ * Sends every image URL inside section content through the same capped, re-validated pipeline as the listed
+ * assets (rule import-site-assets-revalidated): a kept image points at the fetched address and joins the site's
+ * assets; a skipped one leaves the content, with its gallery item, or with its whole image section when nothing
+ * else names the image, and is reported in assetsSkipped. Returns the pages to import.
+ */
+async function revalidateContentImages(pages: PortablePage[], allowOrigins: readonly string[]) {
+  const copy = structuredClone(pages);
+  const holders = contentImages(copy);
+  const { kept, skipped } = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), allowOrigins);
+  const keptByKey = new Map(kept.map((a) => [a.key, a]));
+  const dropped = new Set<unknown>();
+  holders.forEach((holder, i) => {
+    const asset = keptByKey.get(`content-image-${i}`);
+    if (asset) holder.imageUrl = asset.url;
+    else if (holder.imageAssetId === undefined) dropped.add(holder);
+    else delete (holder as Record<string, unknown>).imageUrl;
+  });
+  const prune = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.filter((v) => !dropped.has(v)).map(prune);
+    if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = prune(v);
+    return value;
+  };
+  const stillValid = (s: PortableSection) => {
+    try {
+      validateSectionContent(s.type, s.content);
+      return true;
+    } catch {
+      return false; // e.g. a gallery whose every image was skipped
+    }
+  };
+  for (const page of copy) {
+    page.sections = page.sections
+      .filter((s) => !dropped.has(s.content))
+      .map((s) => ({ ...s, content: prune(s.content) as PortableSection['content'] }))
+      .filter(stillValid);
+  }
+  return { pages: copy, kept, skipped };
+}
+
 function splitKey(externalKey: string): [string, string] {
   const [page, section] = externalKey.split('/') as [string, string];
   return [page, section];
@@ -159,8 +215,11 @@ function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, 
 
 export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, options: { mergeIntoWebsiteId?: string; forceKeys?: string[]; assetsSkipped?: { url: string; reason: string }[] }) {
   const { rt, ws, connection, now } = ctx;
-  const { kept, skipped } = await fetchAssets(snapshot.assets ?? [], ctx.rt.fetchAllowOrigins);
-  const assetsSkipped = [...(options.assetsSkipped ?? []), ...skipped];
+  const listed = await fetchAssets(snapshot.assets ?? [], rt.fetchAllowOrigins);
+  const inContent = await revalidateContentImages(snapshot.pages, rt.fetchAllowOrigins);
+  snapshot = { ...snapshot, pages: inContent.pages };
+  const kept = [...listed.kept, ...inContent.kept];
+  const assetsSkipped = [...(options.assetsSkipped ?? []), ...listed.skipped, ...inContent.skipped];
   if (options.mergeIntoWebsiteId) {
     const targetId = options.mergeIntoWebsiteId;
     // The merge target must be in this connection's reach and editable by its creator (rule import-merge-needs-edit-access).
