@@ -31,3 +31,15 @@ export async function createCompany(store: Store, anchor: WorkspaceDoc, planId: 
   if (await store.create(company, [], { ifAbsent: true })) return company;
   return (await store.read(company.id))!;
 }
+
+/** What a company is on the facts §2.7 names (plan, credits, websites, trial, credit reset, payment object). */
+export function companyFacts(company: WorkspaceDoc) {
+  return {
+    plan: company.plan,
+    credits: company.credits,
+    websites: Object.keys(company.sites).length,
+    trial: company.billing.trialEndsAt !== null,
+    monthlyCreditReset: company.billing.monthlyCreditReset,
+    paymentProviderObject: company.billing.paymentCustomerId !== null,
+  };
+}

@@ -12,6 +12,7 @@ import { workspaceNow } from '../domain/clock.js';
 import { buildWorld, WorldError, type WorldRequest } from '../domain/world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
+import { companyFacts } from '../domain/company.js';
 import { collectExpiredPlans, decidePlan, DecisionError } from '../domain/plans.js';
 import { PairingError } from '../domain/pairing.js';
 import { approveAs } from './pairing.js';
@@ -165,16 +166,7 @@ export function fixturesRouter(rt: Runtime): Router {
     for (const id of await rt.store.workspaceIds()) {
       const ws = await rt.store.read(id);
       if (!ws || ws.ownerUserId !== ctx.params.userId) continue;
-      companies.push({
-        workspaceId: ws.id,
-        companyName: ws.companyName,
-        plan: ws.plan,
-        credits: ws.credits,
-        websites: Object.keys(ws.sites).length,
-        trial: ws.billing.trialEndsAt !== null,
-        monthlyCreditReset: ws.billing.monthlyCreditReset,
-        paymentProviderObject: ws.billing.paymentCustomerId !== null,
-      });
+      companies.push({ workspaceId: ws.id, companyName: ws.companyName, ...companyFacts(ws) });
     }
     ctx.body = { companies };
   });

@@ -8,7 +8,7 @@ import { fingerprint } from '../domain/site.js';
 import { newId } from '../domain/ids.js';
 import type { Plan, Site, WorkspaceDoc } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
-import { createCompany } from '../domain/company.js';
+import { companyFacts, createCompany } from '../domain/company.js';
 import type { ToolContext, ToolHandler } from './types.js';
 import type { Runtime } from '../runtime.js';
 import { isBroken } from '../domain/breaks.js';
@@ -154,15 +154,7 @@ const EFFECTS: Record<PlanKind, Effect> = {
     // Reported from the stored company, so the caller (and the suite) sees what was really created.
     return {
       effect: `Company "${company.companyName}" created on plan ${company.plan}.`,
-      result: {
-        companyId: company.id,
-        plan: company.plan,
-        credits: company.credits,
-        websites: Object.keys(company.sites).length,
-        trial: company.billing.trialEndsAt !== null,
-        monthlyCreditReset: company.billing.monthlyCreditReset,
-        paymentProviderObject: company.billing.paymentCustomerId !== null,
-      },
+      result: { companyId: company.id, ...companyFacts(company) },
     };
   },
   search_visibility: (_ws, site, plan) => {
