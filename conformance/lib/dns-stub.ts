@@ -21,8 +21,13 @@ function loadZone(dir: string): ZoneRecord[] {
   return records;
 }
 
-export async function startDnsStub(zoneDir: string): Promise<{ server: string; stop(): Promise<void> }> {
+/**
+ * `delayMs` holds every answer back, standing in for a real resolver's round trip (timing tests: a path that
+ * skips the lookup shows).
+ */
+export async function startDnsStub(zoneDir: string, options: { delayMs?: number } = {}): Promise<{ server: string; stop(): Promise<void> }> {
   const socket = createSocket('udp4');
+  const pending = new Set<NodeJS.Timeout>();
   socket.on('message', (message: Buffer, remote: RemoteInfo) => {
     let query: dnsPacket.Packet;
     try {
@@ -49,9 +54,20 @@ export async function startDnsStub(zoneDir: string): Promise<{ server: string; s
       questions: query.questions,
       answers: answers as dnsPacket.Answer[],
     });
-    socket.send(response, remote.port, remote.address);
+    if (!options.delayMs) return void socket.send(response, remote.port, remote.address);
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      socket.send(response, remote.port, remote.address);
+    }, options.delayMs);
+    pending.add(timer);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   const { port } = socket.address();
-  return { server: `127.0.0.1:${port}`, stop: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
+  return {
+    server: `127.0.0.1:${port}`,
+    stop: () => {
+      for (const timer of pending) clearTimeout(timer);
+      return new Promise<void>((resolve) => socket.close(() => resolve()));
+    },
+  };
 }

@@ -2,60 +2,29 @@
 // (rules domain-other-site-same-as-missing, domain-foreign-hostname-same-time). The DNS server here answers every
 // query after a fixed delay, standing in for a real resolver's round trip, so a path that skips the lookup shows.
 // Timed with medians of a few alternating samples and a generous factor, so a loaded machine does not flake it.
-import { createSocket, type RemoteInfo } from 'node:dgram';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../app.js';
-import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
-import { McpConnection } from '../../conformance/lib/mcp-client.js';
+import { startDnsStub } from '../../conformance/lib/dns-stub.js';
+import type { McpConnection } from '../../conformance/lib/mcp-client.js';
+import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 
 const DNS_DELAY_MS = 40;
 const TAKEN = 'taken-by-other.example';
 
-let server: RunningServer;
-let dir: string;
-let fx: FixturesClient;
+let test: TestServer;
+let dns: Awaited<ReturnType<typeof startDnsStub>>;
 let mine: McpConnection;
 let theirs: McpConnection;
-const dns = createSocket('udp4');
-const pending = new Set<NodeJS.Timeout>();
-
-/** Answers A for TAKEN, NXDOMAIN for anything else, every answer DNS_DELAY_MS late. */
-async function startSlowDns(): Promise<string> {
-  dns.on('message', (message: Buffer, remote: RemoteInfo) => {
-    let query: dnsPacket.Packet;
-    try {
-      query = dnsPacket.decode(message);
-    } catch {
-      return;
-    }
-    const question = query.questions?.[0];
-    if (!question) return;
-    const known = question.name.toLowerCase().replace(/\.$/, '') === TAKEN;
-    const answers = known && ['A', 'ANY'].includes(question.type as string) ? [{ type: 'A' as const, name: question.name, ttl: 5, class: 'IN' as const, data: '192.0.2.1' }] : [];
-    const response = dnsPacket.encode({ type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | (known ? 0 : 3), questions: query.questions, answers });
-    const timer = setTimeout(() => {
-      pending.delete(timer);
-      dns.send(response, remote.port, remote.address);
-    }, DNS_DELAY_MS);
-    pending.add(timer);
-  });
-  await new Promise<void>((resolve) => dns.bind(0, '127.0.0.1', resolve));
-  return `127.0.0.1:${dns.address().port}`;
-}
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-mcp-domain-timing-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'test-secret', allowedHosts: [] });
-  fx = new FixturesClient(server.url, 'test-secret');
-  await fx.dnsResolver(await startSlowDns());
-  const a = await fx.world({ users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' } }] });
-  const b = await fx.world({ users: [{ key: 'otto' }], sites: [{ key: 'main', members: { otto: 'owner' } }] });
-  mine = new McpConnection(server.url, (await fx.connection({ userId: a.users.olive!.userId, websiteId: a.sites.main!.websiteId, scopes: ['domain:write'] })).token);
-  theirs = new McpConnection(server.url, (await fx.connection({ userId: b.users.otto!.userId, websiteId: b.sites.main!.websiteId, scopes: ['domain:write'] })).token);
+  test = await startTestServer('domain-timing');
+  // The suite's DNS stub, answering A for TAKEN and NXDOMAIN for anything else, every answer DNS_DELAY_MS late.
+  await writeFile(join(test.dir, 'zone.json'), JSON.stringify([{ name: TAKEN, type: 'A', value: '192.0.2.1' }]));
+  dns = await startDnsStub(test.dir, { delayMs: DNS_DELAY_MS });
+  await test.fx.dnsResolver(dns.server);
+  ({ mcp: mine } = await ownerWithConnection(test, ['domain:write']));
+  ({ mcp: theirs } = await ownerWithConnection(test, ['domain:write']));
   // The other tenant connects the hostname first.
   const connected = await theirs.callTool('connect_domain', { hostname: TAKEN });
   expect(connected.envelope.ok).toBe(true);
@@ -64,10 +33,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await mine?.close();
   await theirs?.close();
-  await server?.close();
-  for (const timer of pending) clearTimeout(timer);
-  await new Promise<void>((resolve) => dns.close(() => resolve()));
-  await rm(dir, { recursive: true, force: true });
+  await dns?.stop();
+  await test?.stop();
 });
 
 async function timedConnect(hostname: string) {

@@ -2,18 +2,12 @@
 // never-a-server-error, activity-logs-validation-failures): too deep or too large arguments are a logged
 // validation failure, answered before anything walks or stores them; a deeply nested import can never make
 // the workspace's later writes fail.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../app.js';
 import { limits } from '../runtime.js';
-import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
-import { McpConnection, rawMcpPost } from '../../conformance/lib/mcp-client.js';
+import { rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
+import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 
-let server: RunningServer;
-let dir: string;
-let fx: FixturesClient;
+let test: TestServer;
 let mcp: McpConnection;
 let token: string;
 let connectionId: string;
@@ -26,19 +20,13 @@ const nested = (depth: number): unknown => {
 };
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-mcp-hostile-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'test-secret', allowedHosts: [] });
-  fx = new FixturesClient(server.url, 'test-secret');
-  const world = await fx.world({ plan: 'agency', users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
-  websiteId = world.sites.main!.websiteId;
-  ({ token, connectionId } = await fx.connection({ userId: world.users.owner!.userId, websiteId, reach: 'workspace', scopes: ['site:read', 'content:write', 'settings:write'] }));
-  mcp = new McpConnection(server.url, token);
+  test = await startTestServer('hostile');
+  ({ mcp, token, connectionId, websiteId } = await ownerWithConnection(test, ['site:read', 'content:write', 'settings:write'], { plan: 'agency' }, 'workspace'));
 });
 
 afterAll(async () => {
   await mcp?.close();
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  await test?.stop();
 });
 
 describe('hostile arguments', () => {
@@ -52,13 +40,13 @@ describe('hostile arguments', () => {
   it('rule:tool-arguments-bounded rule:activity-logs-validation-failures — arguments with more values than the bound get an envelope, logged, not a JSON-RPC error', async () => {
     const keys = Array.from({ length: limits.toolArguments.maxNodes + 10 }, (_, i) => `"k${i}":1`).join(',');
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"import_site","arguments":{${keys}}}}`;
-    const answer = await rawMcpPost(server.url, body, { authorization: `Bearer ${token}` });
+    const answer = await rawMcpPost(test.url, body, { authorization: `Bearer ${token}` });
     expect(answer.status).toBe(200);
     const message = answer.json as { id: number; result: { isError: boolean; structuredContent: { ok: boolean; error: { code: string } } } };
     expect(message.id).toBe(7);
     expect(message.result.isError).toBe(true);
     expect(message.result.structuredContent.error.code).toBe('validation_failed');
-    const { entries } = await fx.activity(connectionId);
+    const { entries } = await test.fx.activity(connectionId);
     expect(entries.some((e) => e.name === 'import_site' && e.outcome === 'invalid')).toBe(true);
   });
 

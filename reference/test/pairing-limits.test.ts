@@ -1,50 +1,28 @@
 // POST /v1/cli/pair/start is throttled per client address, and the pairings held in memory are capped (rules
 // pair-start-throttled-per-address, pairings-in-memory-capped). Requests come from distinct loopback addresses
 // (127.0.0.0/8 is all loopback on Linux) so the per-address count is observed from the real socket address.
-import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../app.js';
 import { limits } from '../runtime.js';
 import { Pairings } from '../domain/pairing.js';
+import { postFrom, startTestServer, type TestServer } from './harness.js';
 
 const pairStart = limits.pairStart;
 
-let server: RunningServer;
-let dir: string;
+let test: TestServer;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-mcp-pairing-limits-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] });
+  // No fixtures protocol: pairing is a public endpoint.
+  test = await startTestServer('pairing-limits', { fixturesSecret: undefined });
 });
 
 afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  await test?.stop();
 });
 
-interface Answer { status: number; retryAfter: string | undefined; json: { userCode?: string; error?: { code: string; message: string } } }
-
-/** POST /v1/cli/pair/start from the given loopback address. */
-function start(from: string): Promise<Answer> {
-  const url = new URL('/v1/cli/pair/start', server.url);
-  const body = JSON.stringify({ scopes: ['site:read'] });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, json: JSON.parse(text) }));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('pair/start timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
+/** POST /v1/cli/pair/start from the given loopback address, its JSON answer parsed. */
+async function start(from: string) {
+  const answer = await postFrom(test.url, '/v1/cli/pair/start', from, 'application/json', JSON.stringify({ scopes: ['site:read'] }));
+  return { ...answer, json: JSON.parse(answer.text) as { userCode?: string; error?: { code: string; message: string } } };
 }
 
 describe('pair/start limits', () => {
@@ -60,7 +38,7 @@ describe('pair/start limits', () => {
 
   it('rule:pairings-in-memory-capped — when the configured number of pairings is held, a new start answers 503 with a clear error', async () => {
     // Fill the runtime's own store up to the cap directly: thousands of HTTP starts would need thousands of addresses.
-    const held = server.rt.pairings;
+    const held = test.server.rt.pairings;
     for (let i = 0; i < pairStart.maxPending; i++) {
       try {
         held.start({ scopes: ['site:read'] }, Date.now(), pairStart.maxPending);

@@ -1,29 +1,23 @@
 // Public site pages run no script and cannot be framed, sniffed or leak their address onward (rule
 // public-site-security-headers); the owner's app pages carry frame protection too (rule app-pages-frame-protection).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../app.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { startTestServer, type TestServer } from './harness.js';
 
-let server: RunningServer;
-let dir: string;
+let test: TestServer;
 let world: WorldResponse;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-mcp-security-headers-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'test-secret', allowedHosts: [] });
-  world = await new FixturesClient(server.url, 'test-secret').world({ users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' }, published: true }] });
+  test = await startTestServer('security-headers');
+  world = await test.fx.world({ users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' }, published: true }] });
 });
 
 afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  await test?.stop();
 });
 
 const get = async (path: string) => {
-  const res = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+  const res = await fetch(`${test.url}${path}`, { redirect: 'manual' });
   await res.text();
   return res;
 };

@@ -1,62 +1,37 @@
 // Failed sign-ins are throttled per account and per client address (rules sign-in-throttled-per-account,
 // sign-in-throttled-per-address). Loopback is all of 127.0.0.0/8 on Linux, so requests sent from 127.0.0.2,
 // 127.0.0.3, … reach the server from genuinely different socket addresses without any test hook.
-import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../app.js';
 import { limits } from '../runtime.js';
 import { normalizeAddress } from '../http/app/client-address.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { postFrom, startTestServer, type PostAnswer, type TestServer } from './harness.js';
 
-let server: RunningServer;
-let dir: string;
+let test: TestServer;
 let world: WorldResponse;
 const { perAccount, perAddress } = limits.signIn;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-mcp-signin-throttle-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'test-secret', allowedHosts: [] });
-  world = await new FixturesClient(server.url, 'test-secret').world({
+  test = await startTestServer('signin-throttle');
+  world = await test.fx.world({
     users: [{ key: 'olive' }, { key: 'pat' }, { key: 'quinn' }, { key: 'rosa' }],
     sites: [{ key: 'main', members: { olive: 'owner' } }],
   });
 });
 
 afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  await test?.stop();
 });
 
-interface Answer { status: number; retryAfter: string | undefined; body: string }
-
 /** POST /app/sign-in from the given loopback address. */
-function signIn(from: string, email: string, password: string): Promise<Answer> {
-  const url = new URL('/app/sign-in', server.url);
-  const body = new URLSearchParams({ email, password, next: '/app/' }).toString();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: text }));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('sign-in request timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const signIn = (from: string, email: string, password: string) =>
+  postFrom(test.url, '/app/sign-in', from, 'application/x-www-form-urlencoded', new URLSearchParams({ email, password, next: '/app/' }).toString());
 
-function expectThrottled(answer: Answer): void {
+function expectThrottled(answer: PostAnswer): void {
   expect(answer.status).toBe(429);
   const seconds = Number(answer.retryAfter);
   expect(Number.isInteger(seconds) && seconds > 0).toBe(true);
-  expect(answer.body).toMatch(/try again/i);
+  expect(answer.text).toMatch(/try again/i);
 }
 
 describe('sign-in throttle', () => {

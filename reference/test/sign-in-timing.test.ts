@@ -1,32 +1,26 @@
 // A wrong password for a known email and any password for an unknown email cost the same: both run one scrypt
 // verification, so the answer time does not tell which emails have accounts (rule sign-in-unknown-email-same-cost).
 // Timed with medians of a few alternating samples and a generous factor, so a loaded machine does not flake it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../app.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { startTestServer, type TestServer } from './harness.js';
 
-let server: RunningServer;
-let dir: string;
+let test: TestServer;
 let world: WorldResponse;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-mcp-signin-timing-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'test-secret', allowedHosts: [] });
+  test = await startTestServer('signin-timing');
   // Three accounts so the known-email samples stay well under the per-account sign-in throttle.
-  world = await new FixturesClient(server.url, 'test-secret').world({ users: [{ key: 'a' }, { key: 'b' }, { key: 'c' }], sites: [{ key: 'main', members: { a: 'owner' } }] });
+  world = await test.fx.world({ users: [{ key: 'a' }, { key: 'b' }, { key: 'c' }], sites: [{ key: 'main', members: { a: 'owner' } }] });
 });
 
 afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  await test?.stop();
 });
 
 async function timedSignIn(email: string, password: string): Promise<{ ms: number; status: number }> {
   const started = performance.now();
-  const res = await fetch(`${server.url}/app/sign-in`, {
+  const res = await fetch(`${test.url}/app/sign-in`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

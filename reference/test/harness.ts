@@ -1,0 +1,66 @@
+// Shared pieces of the reference's own tests: a real server in this process on a fresh data directory with the
+// fixtures protocol on, an owner with a connection, and a POST sent from a chosen loopback address (per-address
+// throttles). Each test file starts its own server and stops it, so files stay independent.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '../app.js';
+import type { Config } from '../runtime.js';
+import { FixturesClient, type WorldRequest, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { McpConnection } from '../../conformance/lib/mcp-client.js';
+
+export const FIXTURES_SECRET = 'test-secret';
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  dir: string;
+  fx: FixturesClient;
+  stop(): Promise<void>;
+}
+
+/** Starts the reference on loopback, port 0, a fresh data directory and the fixtures protocol (unless overridden). */
+export async function startTestServer(name: string, config: Partial<Config> = {}): Promise<TestServer> {
+  const dir = await mkdtemp(join(tmpdir(), `site-mcp-${name}-`));
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: FIXTURES_SECRET, allowedHosts: [], ...config });
+  return {
+    server,
+    url: server.url,
+    dir,
+    fx: new FixturesClient(server.url, FIXTURES_SECRET),
+    stop: async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A world whose user `owner` owns site `main` (unless `request` says otherwise), and a connection with `scopes`. */
+export async function ownerWithConnection(test: TestServer, scopes: string[], request: Partial<WorldRequest> = {}, reach: 'website' | 'workspace' = 'website') {
+  const world: WorldResponse = await test.fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }], ...request });
+  const websiteId = world.sites.main!.websiteId;
+  const { token, connectionId } = await test.fx.connection({ userId: world.users.owner!.userId, websiteId, reach, scopes });
+  return { world, workspaceId: world.workspaceId, websiteId, token, connectionId, mcp: new McpConnection(test.url, token) };
+}
+
+export interface PostAnswer { status: number; retryAfter: string | undefined; text: string }
+
+/** POSTs `body` to `path` from the loopback address `from` (all of 127.0.0.0/8 is loopback on Linux). */
+export function postFrom(baseUrl: string, path: string, from: string, contentType: string, body: string): Promise<PostAnswer> {
+  const url = new URL(path, baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, text }));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error(`POST ${path} timed out`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
