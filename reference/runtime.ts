@@ -95,7 +95,7 @@ export class Runtime {
   readonly limiter = new SlidingWindowLimiter();
   readonly dns = new DnsClient();
   /** Workspaces whose next commit fails: filled only through the fixtures protocol (test mode). */
-  failNextWrite = new Set<string>();
+  readonly failNextWrite = new Set<string>();
   /** Loopback origins imports and migrations may fetch: set only through the fixtures protocol (test mode). */
   fetchAllowOrigins: readonly string[] = [];
   readonly pairings = new Pairings();
@@ -122,14 +122,13 @@ export class Runtime {
 
   static async create(config: Config): Promise<Runtime> {
     // Test mode only: the fixtures protocol can make the next write of a workspace fail (§7.3 rollback checks).
-    const failNextWrite = new Set<string>();
+    let rt: Runtime | undefined;
     const beforeCommit = config.fixturesSecret
       ? (workspaceId: string) => {
-          if (failNextWrite.delete(workspaceId)) throw new Error('the write failed (fixtures: fail-next-write)');
+          if (rt?.failNextWrite.delete(workspaceId)) throw new Error('the write failed (fixtures: fail-next-write)');
         }
       : undefined;
-    const rt = new Runtime(await Store.open(config.dataDir, beforeCommit), config);
-    rt.failNextWrite = failNextWrite;
+    rt = new Runtime(await Store.open(config.dataDir, beforeCommit), config);
     return rt;
   }
 }
