@@ -3,7 +3,11 @@
 //
 //   npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE]... [--seed N] [--parallel N]
 //                          [--include-wip] [--properties] [--vitest-report FILE] [--dry-run] [--break RULE]...
-//                          [features/x.feature[:LINE]]...
+//                          [--declaration FILE] [features/x.feature[:LINE]]...
+//
+// Exit codes: 0 every check passed; 1 a check failed (or an expected failure passed); 2 the run could not start
+// (a wrong option, an unreachable target, no fixtures protocol, a wrong secret, another protocol version, an
+// invalid declaration), with one sentence that says what to do.
 //
 // Without --url (or SITE_MCP_URL) it starts the reference server on loopback once, passes it to the Cucumber
 // workers through SITE_MCP_URL / SITE_MCP_FIXTURES_SECRET, and stops it at the end, whatever happens.
@@ -16,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { DeclarationError, readDeclaration } from './lib/declaration.js';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandLine, usageError } from './lib/cli-args.js';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { resolveTarget, startReferenceServer, type Target } from './lib/target.js';
 import { startDnsStub } from './lib/dns-stub.js';
@@ -25,7 +29,9 @@ import { FixturesClient } from './lib/fixtures-client.js';
 import { buildReport, loadExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, vitestResults, type ScenarioResult } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
-const { values, positionals } = parseArgs({
+const { values, positionals } = parseCommandLine({
+  command: 'npm run conformance',
+  sourceFile: fileURLToPath(import.meta.url),
   allowPositionals: true,
   options: {
     url: { type: 'string' },
@@ -50,9 +56,10 @@ const { values, positionals } = parseArgs({
 });
 
 const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
-if (!/^\d+$/.test(seed)) throw new Error(`--seed must be a non-negative integer, got ${seed}`);
+if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}.`);
 process.env.SITE_MCP_SEED = seed;
 const parallel = Number(values.parallel);
+if (!Number.isInteger(parallel) || parallel < 1) usageError(`--parallel takes a positive integer, got ${JSON.stringify(values.parallel)}.`);
 const reportsDir = join(repo, 'reports');
 await mkdir(reportsDir, { recursive: true });
 

@@ -12,15 +12,21 @@
 //   --decision-limits F JSON file with other values for the limits that are our decisions (throttles, import
 //                       cap, site limits, image cost, …; test mode only: correct variants for the suite)
 //   --no-seed           do not create the demo workspace
+//   --help              this text
+//
+// Exit codes: 0 stopped by Ctrl-C or SIGTERM; 2 a wrong option or value (one sentence says which); 1 the server
+// could not start (e.g. the port is taken).
 import { readFile, writeFile } from 'node:fs/promises';
 import { DECISION_LIMIT_KEYS, type DecisionLimits } from './runtime.js';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startServer } from './app.js';
 import { seedDemo } from './seed.js';
 import { breakRules } from './domain/breaks.js';
 
-const { values } = parseArgs({
+const { values } = readArguments({
   options: {
     host: { type: 'string' },
     port: { type: 'string' },
@@ -39,7 +45,7 @@ const { values } = parseArgs({
 const env = process.env;
 const config = {
   host: values.host ?? env.SITE_MCP_HOST ?? '127.0.0.1',
-  port: Number(values.port ?? env.SITE_MCP_PORT ?? 8787),
+  port: portNumber(values.port ?? env.SITE_MCP_PORT ?? '8787'),
   dataDir: resolve(values['data-dir'] ?? env.SITE_MCP_DATA_DIR ?? './data'),
   fixturesSecret: values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET ?? undefined,
   allowedHosts: [...(values['allowed-host'] ?? []), ...(env.SITE_MCP_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
@@ -63,6 +69,27 @@ async function readDecisionLimits(file: string): Promise<DecisionLimits> {
   return parsed as DecisionLimits;
 }
 
+/** A wrong option is the user's mistake: one sentence and exit 2, never a stack trace; --help prints the usage. */
+function readArguments<T extends ParseArgsConfig>(config: T) {
+  if (process.argv.includes('--help')) {
+    const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+    const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
+    console.log(header.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    process.exit(0);
+  }
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    fail(`npm start: ${(error as Error).message.split('. ')[0]}; run with --help for the options.`);
+  }
+}
+
+function portNumber(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port takes a port number from 0 to 65535, got ${JSON.stringify(text)}.`);
+  return port;
+}
+
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
@@ -70,17 +97,24 @@ function fail(message: string): never {
 
 function parseRateLimits(text: string) {
   const [perConnection, perWorkspace] = text.split(',').map(Number);
-  if (!Number.isInteger(perConnection) || !Number.isInteger(perWorkspace)) throw new Error('--rate-limits takes two integers, e.g. 120,600');
+  if (!Number.isInteger(perConnection) || !Number.isInteger(perWorkspace)) fail('--rate-limits takes two integers, e.g. 120,600.');
   return { perConnection: { limit: perConnection!, windowSeconds: 60 }, perWorkspace: { limit: perWorkspace!, windowSeconds: 60 } };
 }
 
 if (values['break-rule']?.length) {
   // Test mode only: a deliberately broken server proves the suite's checks can fail.
-  if (!config.fixturesSecret) throw new Error('--break-rule needs --fixtures-secret (test mode only)');
+  if (!config.fixturesSecret) fail('--break-rule needs --fixtures-secret (test mode only).');
   breakRules(values['break-rule']);
   console.log(`  DELIBERATELY BROKEN: ${values['break-rule'].join(', ')}`);
 }
-const server = await startServer(config);
+const server = await startServer(config).catch((error: NodeJS.ErrnoException) => {
+  // A taken port or an address this machine does not have is the user's to fix: one sentence, exit 1.
+  if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {
+    console.error(`npm start: cannot listen on ${config.host}:${config.port} (${error.code}); pick another --port or --host.`);
+    process.exit(1);
+  }
+  throw error;
+});
 console.log(`site-mcp reference server listening on ${server.url}`);
 console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${config.fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
 

@@ -24,9 +24,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: string[], script = 'conformance/cli.ts'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -71,5 +71,28 @@ describe('first contact', () => {
     expect(code).toBe(2);
     oneSentence(stderr);
     expect(stderr).toMatch(/declaration\.schema\.json/);
+  });
+
+  it('an unknown option or a bad value exits 2 with one sentence, in the kit and in the reference server', async () => {
+    for (const [script, args, says] of [
+      ['conformance/cli.ts', ['--no-such-option'], /--no-such-option.*--help/],
+      ['conformance/cli.ts', ['--seed', 'soon'], /--seed/],
+      ['conformance/cli.ts', ['--parallel', '0'], /--parallel/],
+      ['reference/main.ts', ['--no-such-option'], /--no-such-option.*--help/],
+      ['reference/main.ts', ['--port', 'eighty'], /--port/],
+    ] as const) {
+      const { code, stderr } = await cli([...args], script);
+      expect(code, `${script} ${args.join(' ')}`).toBe(2);
+      oneSentence(stderr.split('\n').filter((l) => !/oidc-provider WARNING/.test(l)).join('\n'));
+      expect(stderr).toMatch(says);
+    }
+  });
+
+  it('--help prints the usage with the exit codes and exits 0', async () => {
+    for (const script of ['conformance/cli.ts', 'reference/main.ts']) {
+      const { code, stdout } = await cli(['--help'], script);
+      expect(code, script).toBe(0);
+      expect(stdout, script).toMatch(/Exit codes: 0 /);
+    }
   });
 });
