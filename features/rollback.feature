@@ -45,3 +45,25 @@ Feature: A failed business operation keeps nothing
     Then the call succeeds
     When "ws" calls "list_sites"
     Then the data contains "Made Bakery"
+
+  @rule:company-creation-atomic @rule:create-company-once
+  Scenario: A company confirmation whose write fails leaves no company; the retry creates exactly one
+    Given "olive" has a connection "biz" to "main" with scopes "site:read, workspace:write"
+    When "biz" calls "prepare_create_company" with:
+      """
+      { "companyName": "Half Made Ltd" }
+      """
+    And "olive" approves the plan
+    And the next write of the workspace of "olive" fails
+    And "biz" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails
+    And "olive" owns no company named "Half Made Ltd"
+    When "biz" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    And "olive" owns exactly one company named "Half Made Ltd": plan free, no credits, no website, no trial, no monthly credit reset, no payment-provider object

@@ -1,22 +1,28 @@
 // A new company made through the reviewed rail (§2.7): plan free, no credits, no website, no monthly credit
 // reset, no trial, no payment-provider object. It is its own workspace document; the anchor workspace only
-// gets its plan marked redeemed (rule plan-company-effect-never-writes-anchor).
+// gets its plan marked redeemed (rule plan-company-effect-never-writes-anchor). The two commit both or neither
+// (rule company-creation-atomic): the company is created through the anchor's transaction.
 import { createHash } from 'node:crypto';
 import type { WorkspaceDoc } from './model.js';
-import type { Store } from '../store/store.js';
+import type { Store, Transaction } from '../store/store.js';
 import { newWorkspaceDoc } from './workspace.js';
 
 /**
  * The company a plan creates has an id derived from the plan, so the two writes of a confirmation (the new
  * company, then the anchor's plan marked redeemed) are idempotent: a confirmation retried after a crash
  * between them finds the company already there and completes, never creating a second one (rule
- * create-company-once).
+ * create-company-once). A write that fails instead of crashing removes the company again (rule
+ * company-creation-atomic), so only a crash can leave it for the retry to adopt.
  */
 export function companyIdForPlan(anchorWorkspaceId: string, planId: string): string {
   return `ws_c${createHash('sha256').update(`${anchorWorkspaceId}/${planId}`).digest('hex').slice(0, 24)}`;
 }
 
-export async function createCompany(store: Store, anchor: WorkspaceDoc, planId: string, companyName: string, ownerUserId: string, now: Date): Promise<WorkspaceDoc> {
+/** The company of `planId`: the one a crashed earlier attempt left, or a new one that `tx` commits with the anchor. */
+export async function createCompany(store: Store, tx: Transaction, anchor: WorkspaceDoc, planId: string, companyName: string, ownerUserId: string, now: Date): Promise<WorkspaceDoc> {
+  const id = companyIdForPlan(anchor.id, planId);
+  const adopted = await store.read(id);
+  if (adopted) return adopted;
   const owner = anchor.users[ownerUserId]!;
   // Plan free, no credits, no website, no credit reset, no trial, no payment-provider object (the defaults).
   const company: WorkspaceDoc = {
@@ -24,12 +30,10 @@ export async function createCompany(store: Store, anchor: WorkspaceDoc, planId: 
       { companyName, plan: 'free', ownerUserId, clockOffsetMs: anchor.clockOffsetMs, users: { [ownerUserId]: structuredClone(owner) } },
       now,
     ),
-    id: companyIdForPlan(anchor.id, planId),
+    id,
   };
-  // Written before the anchor's transaction commits. Should that commit fail, the plan stays approved and a
-  // retried confirmation adopts this company instead of writing another.
-  if (await store.create(company, [], { ifAbsent: true })) return company;
-  return (await store.read(company.id))!;
+  tx.create(company);
+  return company;
 }
 
 /** What a company is on the facts §2.7 names (plan, credits, websites, trial, credit reset, payment object). */

@@ -25,6 +25,25 @@ export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' |
 /** Lookup entries an operation adds; the store writes them before the document that holds their records. */
 export interface Transaction {
   index(kind: DirectoryKind, key: string, value?: string): void;
+  /**
+   * A new workspace document that commits with this one or not at all (rule company-creation-atomic): written
+   * just before this document, and removed again if this document's write then fails. A document that already
+   * exists (a retry after a crash between the two writes) is adopted, not rewritten.
+   */
+  create(doc: WorkspaceDoc): void;
+}
+
+/** What an operation asked to commit besides its document. */
+interface Pending {
+  lookups: [DirectoryKind, string, string][];
+  creations: WorkspaceDoc[];
+}
+
+function transactionFor(workspaceId: string, pending: Pending): Transaction {
+  return {
+    index: (kind, key, value = workspaceId) => void pending.lookups.push([kind, key, value]),
+    create: (doc) => void pending.creations.push(doc),
+  };
 }
 
 /** One workspace file as a lowdb adapter that keeps the text it last read or wrote, to copy from. */
@@ -117,9 +136,23 @@ export class Store {
       const entry = await this.#entry(workspaceId);
       if (!entry) throw new Error(`workspace ${workspaceId} does not exist`);
       const draft = entry.file.copy();
-      const lookups: [DirectoryKind, string, string][] = [];
-      const result = await operation(draft, { index: (kind, key, value = workspaceId) => void lookups.push([kind, key, value]) });
-      const text = serializeForCommit(draft);
+      const pending: Pending = { lookups: [], creations: [] };
+      const result = await operation(draft, transactionFor(workspaceId, pending));
+      await this.#commit(workspaceId, entry, draft, pending);
+      return result;
+    });
+  }
+
+  /**
+   * Writes the documents the operation creates, then its lookup entries, then its document. If anything after
+   * the first creation fails, the created documents are removed again, so a failed commit leaves no new
+   * workspace behind (rule company-creation-atomic, §7.3).
+   */
+  async #commit(workspaceId: string, entry: Entry, draft: WorkspaceDoc, pending: Pending): Promise<void> {
+    const text = serializeForCommit(draft);
+    const created: string[] = [];
+    try {
+      for (const doc of pending.creations) if (await this.create(doc, [], { ifAbsent: true })) created.push(doc.id);
       try {
         this.#beforeCommit?.(workspaceId);
       } catch (error) {
@@ -127,11 +160,24 @@ export class Store {
         if (isBroken('error-business-failure-rolls-back')) entry.low.data = draft;
         throw error;
       }
-      for (const [kind, key, value] of lookups) await this.setDirectory(kind, key, value);
+      for (const [kind, key, value] of pending.lookups) await this.setDirectory(kind, key, value);
       await entry.file.writeText(text);
-      entry.low.data = draft;
-      return result;
-    });
+    } catch (error) {
+      // The broken server of company-creation-atomic keeps the new company, as this store once did.
+      if (!isBroken('company-creation-atomic')) await this.#removeCreated(created);
+      throw error;
+    }
+    entry.low.data = draft;
+  }
+
+  /** Compensates a failed commit: removes the documents it created. A removal that fails is logged, not thrown. */
+  async #removeCreated(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      await this.#mutex.run(id, async () => {
+        await rm(this.#file(id).path, { force: true });
+        this.#docs.delete(id);
+      }).catch((error: unknown) => console.error(`[site-mcp] could not remove ${id} after a failed commit:`, error));
+    }
   }
 
   /**

@@ -145,13 +145,32 @@ describe('Store', () => {
     const anchor = doc('ws_a');
     anchor.users.u1 = { userId: 'u1', email: 'u1@example.test', name: 'U', passwordHash: 'x' } as never;
     await store.create(anchor);
-    const first = await createCompany(store, anchor, 'plan_1', 'New Co', 'u1', new Date(0));
-    const retry = await createCompany(store, anchor, 'plan_1', 'New Co', 'u1', new Date(1));
-    const other = await createCompany(store, anchor, 'plan_2', 'Other Co', 'u1', new Date(2));
+    const confirm = (planId: string, name: string, at: number) => store.transact('ws_a', (ws, tx) => createCompany(store, tx, ws, planId, name, 'u1', new Date(at)));
+    const first = await confirm('plan_1', 'New Co', 0);
+    const retry = await confirm('plan_1', 'New Co', 1);
+    const other = await confirm('plan_2', 'Other Co', 2);
     expect(first.id).toBe(companyIdForPlan('ws_a', 'plan_1'));
     expect(retry.id).toBe(first.id);
     expect(other.id).not.toBe(first.id);
     expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([`${first.id}.json`, `${other.id}.json`, 'ws_a.json'].sort());
+  });
+
+  it('rule:company-creation-atomic — a new company whose anchor commit fails is removed again; the retry creates it once', async () => {
+    let failNext = true;
+    const failing = await Store.open(dir, () => {
+      if (failNext) throw new Error('the write failed');
+    });
+    const anchor = doc('ws_a');
+    anchor.users.u1 = { userId: 'u1', email: 'u1@example.test', name: 'U', passwordHash: 'x' } as never;
+    await failing.create(anchor);
+    const confirm = () => failing.transact('ws_a', (ws, tx) => createCompany(failing, tx, ws, 'plan_1', 'New Co', 'u1', new Date(0)));
+    await expect(confirm()).rejects.toThrow('the write failed');
+    const id = companyIdForPlan('ws_a', 'plan_1');
+    expect(await failing.exists(id), 'the company of a failed confirmation').toBe(false);
+    expect(await readdir(join(dir, 'workspaces'))).toEqual(['ws_a.json']);
+    failNext = false;
+    expect((await confirm()).id).toBe(id);
+    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([`${id}.json`, 'ws_a.json'].sort());
   });
 
   it('rule:store-durable-commit — a commit fsyncs the new file and its directory; an activity append fsyncs before it resolves', async () => {

@@ -11,6 +11,7 @@ import type { PlanKind } from '../domain/vocabulary.js';
 import { companyFacts, createCompany } from '../domain/company.js';
 import type { ToolContext, ToolHandler } from './types.js';
 import type { Runtime } from '../runtime.js';
+import type { Transaction } from '../store/store.js';
 import { isBroken } from '../domain/breaks.js';
 
 function prepare(kind: PlanKind, describe: (ctx: ToolContext<any>, site: Site) => { params: Record<string, unknown>; pinned: Plan['pinned']; summary: string }): ToolHandler {
@@ -104,7 +105,7 @@ const publish_site: ToolHandler = async (ctx) => {
   });
 };
 
-type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
+type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime, tx: Transaction) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
 
 function requirePinned(ok: boolean, planId: string, rule: 'plan-pins-site-revision' | 'plan-pins-product-revision' | 'plan-pins-document-fingerprint'): void {
   if (!ok && !isBroken(rule)) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
@@ -149,8 +150,9 @@ const EFFECTS: Record<PlanKind, Effect> = {
     ws.outbox.push({ messageId: newId('msg'), kind: 'document', websiteId: site.websiteId, subjectId: String(doc.documentId), queuedAt: now.toISOString() });
     return { effect: `${String(doc.kind)} marked sent.`, result: { documentId: doc.documentId, documentStatus: 'sent' } };
   },
-  create_company: async (ws, _site, plan, now, rt) => {
-    const company = await createCompany(rt.store, ws, plan.planId, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
+  create_company: async (ws, _site, plan, now, rt, tx) => {
+    // Committed with the plan marked redeemed, or not at all (rule company-creation-atomic).
+    const company = await createCompany(rt.store, tx, ws, plan.planId, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
     // Reported from the stored company, so the caller (and the suite) sees what was really created.
     return {
       effect: `Company "${company.companyName}" created on plan ${company.plan}.`,
@@ -164,10 +166,10 @@ const EFFECTS: Record<PlanKind, Effect> = {
 };
 
 const confirm_pending_action: ToolHandler<{ planId: string; websiteId?: string }> = async (ctx) => {
-  const outcome = await ctx.rt.store.transact(ctx.ws.id, async (ws) => {
+  const outcome = await ctx.rt.store.transact(ctx.ws.id, async (ws, tx) => {
     const connection = ws.connections[ctx.connection.connectionId]!;
     const { plan, site } = checkRedeemable(ws, connection, ctx.args.planId, ctx.args.websiteId, ctx.now);
-    const done = await EFFECTS[plan.kind](ws, site, plan, ctx.now, ctx.rt);
+    const done = await EFFECTS[plan.kind](ws, site, plan, ctx.now, ctx.rt, tx);
     plan.status = 'redeemed';
     return { planId: plan.planId, kind: plan.kind, websiteId: plan.websiteId, ...done };
   });
