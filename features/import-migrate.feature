@@ -60,6 +60,58 @@ Feature: Import and migration
     When "agent" calls "get_brand"
     Then the data at "/colors/primary" equals "#1f4e79"
 
+  @rule:portable-site-blocks-carried @rule:portable-site-contents
+  Scenario: A section's blocks are kept by an import and a merge, and returned by the export
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Welcome" },
+              "blocks": [{ "key": "note", "type": "text", "content": { "body": "Block of a matched section" } }] },
+            { "externalKey": "home/menu", "type": "text", "content": { "body": "Our menu" },
+              "blocks": [{ "key": "bread", "type": "faq", "content": { "items": [{ "question": "Sourdough?", "answer": "Block of a new section" }] } }] }] }] } }
+      """
+    Then the call succeeds
+    When "agent" calls "export_site" with:
+      """
+      { "websiteId": "{{site:main}}" }
+      """
+    Then the data contains "Block of a matched section"
+    And the data contains "Block of a new section"
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Copy" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Copied" },
+            "blocks": [{ "key": "hours", "type": "text", "content": { "heading": "Hours", "body": "Block of an imported site" } }] }] }] } }
+      """
+    Then the call succeeds
+    When the data at "/websiteId" is remembered as "copy"
+    And "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:copy}}" }
+      """
+    Then the data contains "Block of an imported site"
+
+  @rule:portable-site-block-typed
+  Scenario Outline: A block that is not a valid part of its section type is refused and the import creates nothing
+    Given the target adopts the decision "portable-site-block-typed"
+    When "agent" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Blocked" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Hi" },
+            "blocks": [<block>] }] }] } }
+      """
+    Then the call fails with "validation_failed"
+    When "agent" calls "list_sites"
+    Then the data at "/sites" has 1 items
+
+    Examples:
+      | block                                                                  |
+      | { "key": "raw", "type": "html", "content": { "html": "<b>bold</b>" } } |
+      | { "key": "raw", "type": "text", "content": { "html": "<b>bold</b>" } } |
+      | { "key": "raw", "type": "text", "content": { "body": "<script>x</script>" } } |
+
   @rule:import-merge-force-keys
   Scenario: forceKeys makes one pushed field win over the app's edit
     When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading"

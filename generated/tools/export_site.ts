@@ -104,11 +104,16 @@ export interface PortableSiteV1 {
       rev?: number;
       hidden?: boolean;
       /**
+       * Typed parts of the section (rule portable-site-blocks-carried): each block's type is a section type and its content is validated against that type's schema (rule portable-site-block-typed).
+       *
        * @maxItems 100
        */
       blocks?: {
         key: string;
-        type: string;
+        type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+        /**
+         * Validated server-side against the block type's schema in section-content.schema.json.
+         */
         content: {};
       }[];
     }[];

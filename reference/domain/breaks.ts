@@ -25,6 +25,7 @@ export const BREAKABLE = [
   'generate-image-consent-reread',
   'grant-access-owner-only',
   'error-business-failure-rolls-back',
+  'portable-site-blocks-carried',
   'company-creation-atomic',
 ] as const;
 

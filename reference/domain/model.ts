@@ -119,6 +119,15 @@ export interface Section {
   layout: Layout;
   rev: number;
   hidden: boolean;
+  /** Typed parts of the section, carried by import and export (rules portable-site-blocks-carried, portable-site-block-typed). Absent on sections stored before blocks were kept. */
+  blocks?: Block[];
+}
+
+/** A block is typed like a section: a section type and content valid for it (rule portable-site-block-typed). */
+export interface Block {
+  key: string;
+  type: string;
+  content: Record<string, unknown>;
 }
 
 export interface Layout {

@@ -4,7 +4,7 @@
 // skipped with a reason when unsafe or unfetchable. Everything lands in one transaction or not at all.
 import { ToolError, websiteNotFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import type { Page, Section, Site, WorkspaceDoc } from '../domain/model.js';
+import type { Block, Page, Section, Site, WorkspaceDoc } from '../domain/model.js';
 import { newSite, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';
 import { safeFetch, UnsafeUrlError } from '../domain/safe-fetch.js';
@@ -13,7 +13,7 @@ import { checkSiteLimit, checkWorkspaceOwner } from './workspace.js';
 import { editorUrl } from './site-read.js';
 import type { ToolContext, ToolHandler } from './types.js';
 
-export interface PortableSection { externalKey: string; type: string; content: Record<string, unknown>; layout?: Section['layout']; rev?: number; hidden?: boolean }
+export interface PortableSection { externalKey: string; type: string; content: Record<string, unknown>; layout?: Section['layout']; rev?: number; hidden?: boolean; blocks?: Block[] }
 export interface PortablePage { key: string; title: string; slug?: string; kind?: 'page' | 'post'; seo?: { title?: string; description?: string }; hidden?: boolean; sections: PortableSection[] }
 export interface PortableSite {
   format: 'PortableSiteV1';
@@ -64,7 +64,8 @@ function contentImages(pages: PortablePage[]): ImageHolder[] {
       Object.values(value).forEach(walk);
     }
   };
-  for (const page of pages) for (const section of page.sections) walk(section.content);
+  // Blocks are typed like sections, so their images go through the same pipeline (rule portable-site-blocks-carried).
+  for (const page of pages) for (const section of page.sections) [section.content, ...(section.blocks ?? []).map((b) => b.content)].forEach(walk);
   return found;
 }
 
@@ -91,7 +92,7 @@ async function revalidateContentImages(pages: PortablePage[], allowOrigins: read
     if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = prune(v);
     return value;
   };
-  const stillValid = (s: PortableSection) => {
+  const stillValid = (s: { type: string; content: Record<string, unknown> }) => {
     try {
       validateSectionContent(s.type, s.content);
       return true;
@@ -99,11 +100,10 @@ async function revalidateContentImages(pages: PortablePage[], allowOrigins: read
       return false; // e.g. a gallery whose every image was skipped
     }
   };
+  const keptParts = <T extends { type: string; content: Record<string, unknown> }>(parts: T[]): T[] =>
+    parts.filter((s) => !dropped.has(s.content)).map((s) => ({ ...s, content: prune(s.content) as T['content'] })).filter(stillValid);
   for (const page of copy) {
-    page.sections = page.sections
-      .filter((s) => !dropped.has(s.content))
-      .map((s) => ({ ...s, content: prune(s.content) as PortableSection['content'] }))
-      .filter(stillValid);
+    page.sections = keptParts(page.sections).map((s) => (s.blocks ? { ...s, blocks: keptParts(s.blocks) } : s));
   }
   return { pages: copy, kept, skipped };
 }
@@ -113,15 +113,23 @@ function splitKey(externalKey: string): [string, string] {
   return [page, section];
 }
 
+/** Validates one section's or block's content, naming where it sits in the snapshot. */
+function validatePart(where: string, type: string, content: unknown): void {
+  try {
+    validateSectionContent(type, content);
+  } catch (error) {
+    if (error instanceof ToolError) throw new ToolError('validation_failed', `${where}: ${error.message}`, error.details);
+    throw error;
+  }
+}
+
+// Sections and their blocks alike: a block is typed like a section, so no raw markup enters through one
+// (rule portable-site-block-typed).
 function validatePages(pages: PortablePage[]): void {
   for (const [p, page] of pages.entries()) {
     for (const [s, section] of page.sections.entries()) {
-      try {
-        validateSectionContent(section.type, section.content);
-      } catch (error) {
-        if (error instanceof ToolError) throw new ToolError('validation_failed', `pages/${p}/sections/${s} (${section.externalKey}): ${error.message}`, error.details);
-        throw error;
-      }
+      validatePart(`pages/${p}/sections/${s} (${section.externalKey})`, section.type, section.content);
+      for (const [b, block] of (section.blocks ?? []).entries()) validatePart(`pages/${p}/sections/${s}/blocks/${b} (${section.externalKey} block ${block.key})`, block.type, block.content);
     }
   }
 }
@@ -140,7 +148,7 @@ function toPage(page: PortablePage): Page {
 }
 
 function toSection(s: PortableSection): Section {
-  return { sectionId: newId('sec'), key: splitKey(s.externalKey)[1], type: s.type, content: structuredClone(s.content), layout: s.layout ?? {}, rev: 0, hidden: s.hidden ?? false };
+  return { sectionId: newId('sec'), key: splitKey(s.externalKey)[1], type: s.type, content: structuredClone(s.content), layout: s.layout ?? {}, rev: 0, hidden: s.hidden ?? false, blocks: structuredClone(s.blocks ?? []) };
 }
 
 interface MergeReport { inserted: string[]; updated: string[]; keptFields: { key: string; field: string; appValue: unknown; pushedValue: unknown }[] }
@@ -187,6 +195,9 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
       validateSectionContent(existing.type === pushed.type ? existing.type : pushed.type, merged);
       existing.type = pushed.type;
       existing.content = merged;
+      // No app editor changes blocks, so pushed blocks always win (nobody edited them in the app); a push
+      // without blocks leaves the section's own (rule portable-site-blocks-carried).
+      if (pushed.blocks) existing.blocks = structuredClone(pushed.blocks);
       existing.rev += 1;
       const stillEdited = report.keptFields.filter((k) => k.key === pushed.externalKey).map((k) => k.field);
       site.appEdits[existing.sectionId] = stillEdited;

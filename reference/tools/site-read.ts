@@ -2,6 +2,7 @@
 // get_brand, get_analytics_summary, export_site. They read; they never write (rule read-tools-no-side-effects).
 import type { Site, WorkspaceDoc, Connection } from '../domain/model.js';
 import { findPage } from '../domain/site.js';
+import { isBroken } from '../domain/breaks.js';
 import type { ToolHandler } from './types.js';
 import type { Runtime } from '../runtime.js';
 
@@ -113,7 +114,7 @@ export function toPortableSite(site: Site, now: Date) {
         layout: s.layout,
         rev: s.rev,
         hidden: s.hidden,
-        blocks: [],
+        blocks: isBroken('portable-site-blocks-carried') ? [] : structuredClone(s.blocks ?? []),
       })),
     })),
     assets: d.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
