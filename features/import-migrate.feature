@@ -60,6 +60,50 @@ Feature: Import and migration
     When "agent" calls "get_brand"
     Then the data at "/colors/primary" equals "#1f4e79"
 
+  @rule:import-merge-three-way @rule:import-merge-field-by-field
+  Scenario: Re-pushing an unchanged snapshot after an app edit keeps the app's value with no conflict; a push that changes the same field is one
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "First heading", "subheading": "First sub" } }] }] } }
+      """
+    Then the call succeeds
+    When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading"
+    And "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "First heading", "subheading": "First sub" } }] }] } }
+      """
+    Then the call succeeds
+    And the data at "/keptFields" has 0 items
+    When "agent" calls "export_site" with:
+      """
+      { "websiteId": "{{site:main}}" }
+      """
+    Then the data contains "Owner's heading"
+    And the data contains "First sub"
+    And the data does not contain "First heading"
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Second heading", "subheading": "Second sub" } }] }] } }
+      """
+    Then the call succeeds
+    And the data at "/keptFields" has 1 items
+    And the data at "/keptFields/0/field" equals "heading"
+    And the data at "/keptFields/0/appValue" equals "Owner's heading"
+    And the data at "/keptFields/0/pushedValue" equals "Second heading"
+    When "agent" calls "export_site" with:
+      """
+      { "websiteId": "{{site:main}}" }
+      """
+    Then the data contains "Owner's heading"
+    And the data contains "Second sub"
+    And the data does not contain "Second heading"
+
   @rule:portable-site-blocks-carried @rule:portable-site-contents
   Scenario: A section's blocks are kept by an import and a merge, and returned by the export
     When "agent" calls "import_site" with:

@@ -1,5 +1,6 @@
 // An edit made by a signed-in person in the app's editor (§1.1: the same draft MCP edits). Remembers which
-// fields were edited in the app, so an import merge keeps them (rule import-merge-field-by-field).
+// fields were edited in the app, so an import merge keeps them where the push left the field at its base and
+// reports both versions where the push changed it too (rules import-merge-field-by-field, import-merge-three-way).
 import type { WorkspaceDoc } from './model.js';
 import { ToolError } from './errors.js';
 import { findSection, recordChange } from './site.js';

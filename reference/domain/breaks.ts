@@ -26,6 +26,7 @@ export const BREAKABLE = [
   'grant-access-owner-only',
   'error-business-failure-rolls-back',
   'portable-site-blocks-carried',
+  'import-merge-three-way',
   'company-creation-atomic',
 ] as const;
 

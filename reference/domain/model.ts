@@ -65,6 +65,11 @@ export interface Site {
   records: SiteRecords;
   /** sectionId -> field names edited in the app since the last import sync (merge rules, §4.3). */
   appEdits: Record<string, string[]>;
+  /**
+   * sectionId -> field -> the value last pushed for it by an import, merge or migration: the base of the
+   * three-way merge (rule import-merge-three-way). Absent on sites stored before bases were kept.
+   */
+  syncBases?: Record<string, Record<string, unknown>>;
   /** Copies of the draft taken before an import merge (rule import-merge-restore-point); the newest five are kept. */
   restorePoints: { restorePointId: string; createdAt: string; draft: SiteContent }[];
   /** The site's media library (generated images land here); not part of the draft, so not a draft change. */

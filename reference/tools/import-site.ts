@@ -9,6 +9,7 @@ import { newSite, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';
 import { safeFetch, UnsafeUrlError } from '../domain/safe-fetch.js';
 import { ROLE_RANK } from '../domain/vocabulary.js';
+import { isBroken } from '../domain/breaks.js';
 import { checkSiteLimit, checkWorkspaceOwner } from './workspace.js';
 import { editorUrl } from './site-read.js';
 import type { ToolContext, ToolHandler } from './types.js';
@@ -153,10 +154,31 @@ function toSection(s: PortableSection): Section {
 
 interface MergeReport { inserted: string[]; updated: string[]; keptFields: { key: string; field: string; appValue: unknown; pushedValue: unknown }[] }
 
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Remembers what was pushed into a section as the base of its next merge (rule import-merge-three-way). */
+function rememberBase(site: Site, sectionId: string, pushed: Record<string, unknown>): void {
+  site.syncBases ??= {};
+  site.syncBases[sectionId] = { ...site.syncBases[sectionId], ...structuredClone(pushed) };
+}
+
+/**
+ * One field of a matched section, merged three-way (rules import-merge-field-by-field, import-merge-three-way):
+ * 'pushed' when the app left the field at its base (or already holds the pushed value), 'app' when only the
+ * app changed it, 'conflict' when both did. Without a base (never pushed) an app edit counts as a change and
+ * so does any pushed value that differs from it.
+ */
+function mergeField(f: { app: unknown; pushed: unknown; base: { value: unknown } | undefined; editedInApp: boolean }): 'pushed' | 'app' | 'conflict' {
+  const appChanged = f.editedInApp && !(f.base && sameValue(f.app, f.base.value));
+  if (!appChanged || sameValue(f.pushed, f.app)) return 'pushed';
+  const pushChanged = !f.base || !sameValue(f.pushed, f.base.value) || isBroken('import-merge-three-way');
+  return pushChanged ? 'conflict' : 'app';
+}
+
 /**
  * Merges pushed pages into the site's draft (rules import-merge-*): sections match by externalKey; new ones
- * are inserted; a matched section merges field by field, where a field edited in the app since the last sync
- * keeps the app's value unless forced. Site configuration, theme and fonts are never touched.
+ * are inserted; a matched section merges field by field, three-way against the value last pushed (mergeField)
+ * unless forced. Site configuration, theme and fonts are never touched.
  */
 export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[]): MergeReport {
   const report: MergeReport = { inserted: [], updated: [], keptFields: [] };
@@ -171,7 +193,9 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
       const sectionKey = splitKey(pushed.externalKey)[1];
       const existing = page.sections.find((s) => s.key === sectionKey);
       if (!existing) {
-        page.sections.push(toSection(pushed));
+        const inserted = toSection(pushed);
+        page.sections.push(inserted);
+        rememberBase(site, inserted.sectionId, pushed.content);
         report.inserted.push(pushed.externalKey);
         continue;
       }
@@ -179,18 +203,20 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
         report.keptFields.push({ key: pushed.externalKey, field: '(type)', appValue: existing.type, pushedValue: pushed.type });
         continue;
       }
-      const edited = new Set(site.appEdits[existing.sectionId] ?? []);
-      const merged: Record<string, unknown> = forced.has(pushed.externalKey) ? structuredClone(pushed.content) : structuredClone(existing.content);
-      if (!forced.has(pushed.externalKey)) {
-        for (const [field, value] of Object.entries(pushed.content)) {
-          const appValue = existing.content[field];
-          const fieldForced = forced.has(`${pushed.externalKey}#${field}`);
-          if (edited.has(field) && !fieldForced && JSON.stringify(appValue) !== JSON.stringify(value)) {
-            report.keptFields.push({ key: pushed.externalKey, field, appValue, pushedValue: value });
-          } else {
-            merged[field] = structuredClone(value);
-          }
+      const wholeForced = forced.has(pushed.externalKey);
+      const edited = new Set(wholeForced ? [] : (site.appEdits[existing.sectionId] ?? []));
+      const bases = site.syncBases?.[existing.sectionId] ?? {};
+      const merged: Record<string, unknown> = wholeForced ? structuredClone(pushed.content) : structuredClone(existing.content);
+      for (const [field, value] of Object.entries(wholeForced ? {} : pushed.content)) {
+        const appValue = existing.content[field];
+        const outcome = forced.has(`${pushed.externalKey}#${field}`)
+          ? 'pushed'
+          : mergeField({ app: appValue, pushed: value, base: field in bases ? { value: bases[field] } : undefined, editedInApp: edited.has(field) });
+        if (outcome === 'pushed') {
+          merged[field] = structuredClone(value);
+          edited.delete(field); // the draft holds the pushed value again: the app's edit is merged away
         }
+        if (outcome === 'conflict') report.keptFields.push({ key: pushed.externalKey, field, appValue, pushedValue: value });
       }
       validateSectionContent(existing.type === pushed.type ? existing.type : pushed.type, merged);
       existing.type = pushed.type;
@@ -199,8 +225,10 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
       // without blocks leaves the section's own (rule portable-site-blocks-carried).
       if (pushed.blocks) existing.blocks = structuredClone(pushed.blocks);
       existing.rev += 1;
-      const stillEdited = report.keptFields.filter((k) => k.key === pushed.externalKey).map((k) => k.field);
-      site.appEdits[existing.sectionId] = stillEdited;
+      // App edits the push did not take over stay marked, pushed or not (rule import-merge-three-way).
+      site.appEdits[existing.sectionId] = [...edited];
+      if (wholeForced && site.syncBases) delete site.syncBases[existing.sectionId];
+      rememberBase(site, existing.sectionId, pushed.content);
       report.updated.push(pushed.externalKey);
     }
   }
@@ -211,6 +239,8 @@ function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, 
   const businessName = snapshot.site.businessName ?? snapshot.site.name;
   const site = newSite({ name: snapshot.site.name, businessName, members, now });
   site.draft.pages = snapshot.pages.map(toPage);
+  // What a new site was created from is the base of its first merge (rule import-merge-three-way).
+  snapshot.pages.forEach((page, p) => page.sections.forEach((pushed, s) => rememberBase(site, site.draft.pages[p]!.sections[s]!.sectionId, pushed.content)));
   if (snapshot.fonts) site.draft.fonts = structuredClone(snapshot.fonts);
   site.draft.assets = assets;
   site.draft.redirects = structuredClone(snapshot.redirects ?? []);
