@@ -21,7 +21,7 @@ Feature: Activity
       """
     And "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}" }
       """
     Then the activity of "agent" lists "list_sites, update_business_name, update_section_text" in this order
     And the activity of "agent" has an entry for "list_sites" with outcome "ok"
@@ -30,7 +30,7 @@ Feature: Activity
     When the role of "olive" on "main" becomes "viewer"
     And "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Viewers cannot edit" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Viewers cannot edit" }
       """
     Then the call fails with "access_denied"
     And the activity of "agent" has 4 entries
@@ -48,7 +48,7 @@ Feature: Activity
     And the data contains "Vera Visitor"
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Secret launch copy" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Secret launch copy" }
       """
     Then the activity of "agent" has an entry for "get_page" with outcome "not_found" and code "not_found"
     And no activity entry of "agent" contains "Vera"

@@ -22,7 +22,7 @@ Feature: Advanced editor
     And the data at "/rev" is remembered as "rev"
     When "agent" calls "replace_section_content" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "heading": "First writer" } }
+      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "{{field:heading}}": "First writer" } }
       """
     Then the call succeeds
     When "agent" calls "get_section_json" with:
@@ -30,10 +30,10 @@ Feature: Advanced editor
       { "sectionId": "{{section:main/home/hero}}" }
       """
     Then the data at "/rev" is remembered as "new rev"
-    And the data at "/content/heading" equals "First writer"
+    And the data at "/content/{{field:heading}}" equals "First writer"
     When "agent" calls "replace_section_content" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "heading": "Second writer" } }
+      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "{{field:heading}}": "Second writer" } }
       """
     Then the call fails with "stale_revision"
     And the error details at "/currentRev" equals "{{remembered:new rev}}"
@@ -41,7 +41,7 @@ Feature: Advanced editor
       """
       { "sectionId": "{{section:main/home/hero}}" }
       """
-    Then the data at "/content/heading" equals "First writer"
+    Then the data at "/content/{{field:heading}}" equals "First writer"
 
   @rule:replace-section-stale-rev-rejected
   Scenario: Concurrent editor work in the app is never overwritten
@@ -53,14 +53,14 @@ Feature: Advanced editor
     And "olive" edits "main/home/hero" field "heading" in the app to "Edited in the app"
     And "agent" calls "replace_section_content" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "heading": "Agent overwrite" } }
+      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": { "{{field:heading}}": "Agent overwrite" } }
       """
     Then the call fails with "stale_revision"
     When "agent" calls "get_section_json" with:
       """
       { "sectionId": "{{section:main/home/hero}}" }
       """
-    Then the data at "/content/heading" equals "Edited in the app"
+    Then the data at "/content/{{field:heading}}" equals "Edited in the app"
 
   @rule:replace-section-same-type @rule:replace-section-schema-validated @rule:replace-section-no-raw-markup
   Scenario Outline: Content that does not fit the section's own schema is rejected whole
@@ -72,10 +72,10 @@ Feature: Advanced editor
 
     Examples:
       | content                                          |
-      | { "body": "a text section's content" }           |
-      | { "heading": "<div onclick=x>" }                 |
-      | { "heading": "ok", "style": "color:red" }        |
-      | { "heading": "ok", "html": "<p>raw</p>" }        |
+      | { "{{field:body}}": "a text section's content" }           |
+      | { "{{field:heading}}": "<div onclick=x>" }                 |
+      | { "{{field:heading}}": "ok", "style": "color:red" }        |
+      | { "{{field:heading}}": "ok", "html": "<p>raw</p>" }        |
 
   @rule:set-section-layout-tokens @rule:layout-tokens-bounded @rule:layout-token-values
   Scenario: Layout takes bounded tokens only

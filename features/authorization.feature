@@ -18,13 +18,13 @@ Feature: Authorization on every call
     Given "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Before" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Before" }
       """
     Then the call succeeds
     When the role of "olive" on "main" becomes "viewer"
     And "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "After" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "After" }
       """
     Then the call fails with "access_denied"
     When "agent" calls "get_site_overview"
@@ -32,7 +32,7 @@ Feature: Authorization on every call
     When the role of "olive" on "main" becomes "editor"
     And "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Editor again" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Editor again" }
       """
     Then the call succeeds
 
@@ -101,13 +101,13 @@ Feature: Authorization on every call
     And the answer looks exactly like the remembered "missing page"
     When "agent" calls "update_section_text" with:
       """
-      { "websiteId": "{{site:main}}", "sectionId": "sec_doesnotexist0", "field": "heading", "text": "Mine now" }
+      { "websiteId": "{{site:main}}", "sectionId": "sec_doesnotexist0", "field": "{{field:heading}}", "text": "Mine now" }
       """
     Then the call fails with "not_found"
     And the answer is remembered as "missing section"
     When "agent" calls "update_section_text" with:
       """
-      { "websiteId": "{{site:main}}", "sectionId": "{{section:foreign/home/hero}}", "field": "heading", "text": "Mine now" }
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:foreign/home/hero}}", "field": "{{field:heading}}", "text": "Mine now" }
       """
     Then the call fails with "not_found"
     And the answer looks exactly like the remembered "missing section"

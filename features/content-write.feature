@@ -15,7 +15,7 @@ Feature: Editing the draft
   Scenario: Every content tool changes the draft and never the live site
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Fresh sourdough" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Fresh sourdough" }
       """
     Then the call succeeds
     And the data at "/siteRevision" equals "2"
@@ -26,10 +26,10 @@ Feature: Editing the draft
     Then the call succeeds
     When "agent" calls "add_section" with:
       """
-      { "pageId": "{{page:main/home}}", "type": "faq", "content": { "items": [{ "question": "Open Sundays?", "answer": "Yes." }] } }
+      { "pageId": "{{page:main/home}}", "type": "{{type:text}}", "content": { "{{field:body}}": "Open on Sundays." } }
       """
     Then the call succeeds
-    And the data at "/externalKey" equals "home/faq"
+    And the data at "/externalKey" equals "home/{{type:text}}"
     When "agent" calls "move_section" with:
       """
       { "sectionId": "{{section:main/home/hero}}", "position": 1 }
@@ -61,7 +61,7 @@ Feature: Editing the draft
     When a client GETs "{{public:main}}"
     Then the HTTP status is 200
     And the response body does not contain "Fresh sourdough"
-    And the response body does not contain "Open Sundays?"
+    And the response body does not contain "Open on Sundays."
 
   @rule:tool-input-validated @rule:replace-section-no-raw-markup @rule:human-only-no-custom-head-code @rule:section-types @rule:update-page-seo-needs-a-field @rule:update-section-text-field-address @rule:activity-logs-validation-failures
   Scenario Outline: Invalid or markup-carrying arguments are refused, name what is wrong and change nothing
@@ -76,12 +76,12 @@ Feature: Editing the draft
 
     Examples:
       | tool                | names     | args                                                                                                  |
-      | update_section_text | text      | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "<script>alert(1)</script>" } |
-      | update_section_text | html      | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "x", "html": "<b>" }          |
-      | update_section_text | showForm  | { "sectionId": "{{section:main/home/hero}}", "field": "showForm", "text": "x" }                        |
-      | update_section_text | field     | { "sectionId": "{{section:main/home/hero}}", "field": "items/first/title", "text": "x" }               |
-      | add_section         | css       | { "pageId": "{{page:main/home}}", "type": "text", "content": { "body": "ok", "css": "body{}" } }       |
-      | add_section         | type      | { "pageId": "{{page:main/home}}", "type": "raw_html", "content": { "html": "<div>" } }                 |
+      | update_section_text | text      | { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "<script>alert(1)</script>" } |
+      | update_section_text | html      | { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "x", "html": "<b>" }          |
+      | update_section_text | showForm  | { "sectionId": "{{section:main/home/hero}}", "field": "{{decision:update-section-text-field-address:showForm}}", "text": "x" }                        |
+      | update_section_text | field     | { "sectionId": "{{section:main/home/hero}}", "field": "{{decision:update-section-text-field-address:items/first/title}}", "text": "x" }               |
+      | add_section         | css       | { "pageId": "{{page:main/home}}", "type": "{{type:text}}", "content": { "{{field:body}}": "ok", "css": "body{}" } }       |
+      | add_section         | type      | { "pageId": "{{page:main/home}}", "type": "{{decision:section-types:raw_html}}", "content": { "html": "<div>" } }                 |
       | update_page_seo     | title     | { "pageId": "{{page:main/home}}" }                                                                    |
       | move_section        | position  | { "sectionId": "{{section:main/home/hero}}", "position": 99 }                                         |
       | create_blog_post    | body      | { "title": "Launch", "body": "<iframe src=x></iframe>" }                                              |
@@ -94,10 +94,10 @@ Feature: Editing the draft
       """
       { "pageId": "{{page:main/home}}" }
       """
-    Then the data at "/page/sections/0/content/heading" equals "Edited in the app"
+    Then the data at "/page/sections/0/content/{{field:heading}}" equals "Edited in the app"
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "subheading", "text": "Edited over MCP" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:subheading}}", "text": "Edited over MCP" }
       """
     Then the call succeeds
     When "agent" calls "get_page" with:
@@ -106,5 +106,5 @@ Feature: Editing the draft
       """
     Then the data matches:
       """
-      { "page": { "sections": [{ "content": { "heading": "Edited in the app", "subheading": "Edited over MCP" } }] } }
+      { "page": { "sections": [{ "content": { "{{field:heading}}": "Edited in the app", "{{field:subheading}}": "Edited over MCP" } }] } }
       """

@@ -34,9 +34,9 @@ Feature: Errors and the result envelope
       | get_page            | not_found         | { "pageId": "page_nope" }                                                             |
       | get_page            | validation_failed | { "pageId": "p", "extra": { "deep": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]] } }     |
       | update_section_text | validation_failed | { "sectionId": "x", "field": "a/b/c/d", "text": "" }                                  |
-      | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "{{repeat:🍞:100000}}" } |
+      | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "{{repeat:🍞:100000}}" } |
       | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "__proto__", "text": "x" }     |
-      | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": ["a"] }     |
+      | update_section_text | validation_failed | { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": ["a"] }     |
       | list_sites          | validation_failed | { "websiteId": { "$ne": null } }                                                      |
 
   @rule:never-a-server-error

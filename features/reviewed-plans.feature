@@ -28,7 +28,7 @@ Feature: The reviewed owner-approval rail
     Given the published state of "main" is remembered
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Unreviewed" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Unreviewed" }
       """
     And "agent" calls "publish_site"
     Then the call fails with "review_required"
@@ -39,7 +39,7 @@ Feature: The reviewed owner-approval rail
   Scenario: Prepare, approve in the app, confirm once
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Reviewed heading" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Reviewed heading" }
       """
     And "agent" calls "prepare_publish"
     Then the call succeeds
@@ -68,7 +68,7 @@ Feature: The reviewed owner-approval rail
     Given the published state of "main" is remembered
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Declined copy" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Declined copy" }
       """
     And "agent" calls "prepare_publish"
     And "olive" declines the plan
@@ -169,7 +169,7 @@ Feature: The reviewed owner-approval rail
     # A draft edit after the review does not void an unpublish: only publish is pinned to the draft.
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Edited after the unpublish review" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Edited after the unpublish review" }
       """
     And "agent" calls "confirm_pending_action" with:
       """

@@ -17,7 +17,7 @@ Feature: Scopes and presets
     Then the call succeeds
     When "reader" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Hi" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Hi" }
       """
     Then the call fails with "scope_denied"
     And the error details at "/requiredScopes" equals "[\"content:write\"]"
@@ -40,7 +40,7 @@ Feature: Scopes and presets
     And the data at "/sites/0/websiteId" equals "{{site:main}}"
     When "plain" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Default scopes can edit" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Default scopes can edit" }
       """
     Then the call succeeds
     # Whether domain:read is on by default is our decision (§2.2 "not shown").

@@ -40,7 +40,7 @@ Feature: Reading the site
     # The ids the list tools returned are the ids the other tools accept.
     When "agent" calls "update_section_text" with:
       """
-      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Found by its listed id" }
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Found by its listed id" }
       """
     Then the call succeeds
 
@@ -48,7 +48,7 @@ Feature: Reading the site
   Scenario: Export carries the draft, not the live site, in PortableSiteV1
     When "agent" calls "update_section_text" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Draft only heading" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Draft only heading" }
       """
     And "agent" calls "export_site"
     Then the call succeeds
@@ -56,7 +56,7 @@ Feature: Reading the site
       """
       { "snapshot": {
           "format": "PortableSiteV1",
-          "pages": [{ "sections": [{ "externalKey": "home/hero", "layout": {}, "content": { "heading": "Draft only heading" } }] }],
+          "pages": [{ "sections": [{ "externalKey": "home/hero", "layout": {}, "content": { "{{field:heading}}": "Draft only heading" } }] }],
           "contact": { "businessName": "Example Bakery" },
           "analytics": {} } }
       """
@@ -79,7 +79,7 @@ Feature: Reading the site
           "format": "PortableSiteV1",
           "site": { "name": "Paula's Pottery" },
           "pages": [{ "key": "home", "title": "Home", "slug": "home",
-                      "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Handmade cups" } }] }],
+                      "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Handmade cups" } }] }],
           "contact": { "businessName": "Paula's Pottery", "email": "hello@paula.example.test", "phone": "+49 30 1234567" },
           "analytics": { "googleAnalyticsId": "G-PAULA12345", "googleTagManagerId": "GTM-PAULA1" } } }
       """

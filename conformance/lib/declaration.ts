@@ -7,7 +7,7 @@
 // SITE_MCP_DECLARATION; each process reads it once.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { loadRules, SPEC_BASE, sharedAjv } from '../../spec/index.js';
+import { loadJson, loadRules, SPEC_BASE, sharedAjv } from '../../spec/index.js';
 
 export interface Declaration {
   declarationVersion: 1;
@@ -15,11 +15,13 @@ export interface Declaration {
   errorCodes?: Partial<Record<string, string>>;
   errorObject?: boolean;
   outputSchemas?: boolean;
+  outputFields?: Record<string, Record<string, string>>;
   mcpEncoding?: boolean;
   resourcesMirrorTools?: boolean;
   unknownTool?: 'envelope' | 'json-rpc-error';
   adopts?: string[];
   publicSiteUrl?: string;
+  sections?: { types?: Record<string, string>; fields?: Record<string, string> };
 }
 
 export class DeclarationError extends Error {}
@@ -81,6 +83,55 @@ export function declaredErrorCode(kind: string): string | undefined {
 export function declaredErrorCodes(): Set<string> | undefined {
   const codes = activeDeclaration()?.errorCodes;
   return codes ? new Set(Object.values(codes).filter((c): c is string => Boolean(c))) : undefined;
+}
+
+/**
+ * Where the target's data of `tool` carries our top-level output field `field`, by its declared outputFields
+ * (an exact tool name first, then the longest matching `prefix*`); undefined when it declared nothing for it.
+ */
+export function declaredOutputPointer(tool: string, field: string): string | undefined {
+  const fields = activeDeclaration()?.outputFields ?? {};
+  if (fields[tool]?.[field]) return fields[tool][field];
+  const patterns = Object.keys(fields).filter((k) => k.endsWith('*') && tool.startsWith(k.slice(0, -1)));
+  const best = patterns.sort((a, b) => b.length - a.length).find((k) => fields[k]![field]);
+  return best ? fields[best]![field] : undefined;
+}
+
+const SOURCE_FIELDS = loadJson<{ tools: Record<string, string[]> }>('output-fields.json').tools;
+
+/**
+ * Where the data of `tool` at `path` (a pointer in our output shape) is read in this target: the same pointer for
+ * a field the source names (spec/output-fields.json) or when the target declares outputSchemas; the declared
+ * pointer for a field it maps in outputFields; undefined when the field may not be read.
+ */
+export function outputPointer(tool: string | undefined, path: string): string | undefined {
+  if (activeDeclaration()?.outputSchemas) return path;
+  const [, top = '', ...rest] = path.split('/');
+  if (tool && SOURCE_FIELDS[tool]?.includes(top)) return path;
+  const mapped = tool && top !== '*' ? declaredOutputPointer(tool, top) : undefined;
+  return mapped === undefined ? undefined : [mapped, ...rest].join('/');
+}
+
+/**
+ * The target's name for one of the kit's section types (`kind` "types": hero, text, …) or text fields ("fields":
+ * heading, body, …): its declared `sections` mapping, else ours when it adopts section-types; NotDeclared
+ * otherwise, since the source shows no section types or field names.
+ */
+export function sectionVocabulary(kind: 'types' | 'fields', name: string): string {
+  const declared = activeDeclaration()?.sections?.[kind]?.[name];
+  if (declared) return declared;
+  if (adopts('section-types')) return name;
+  throw new NotDeclared(`the section ${kind === 'types' ? 'type' : 'field'} "${name}" (sections.${kind}, or adopt section-types)`);
+}
+
+/** sectionVocabulary, or undefined when the target declared neither the mapping nor our vocabulary. */
+export function sectionVocabularyIfDeclared(kind: 'types' | 'fields', name: string): string | undefined {
+  try {
+    return sectionVocabulary(kind, name);
+  } catch (error) {
+    if (error instanceof NotDeclared) return undefined;
+    throw error;
+  }
 }
 
 /** Media type of the attachment a scenario uses to report a check it could not make (see report.ts). */

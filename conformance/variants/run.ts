@@ -13,7 +13,7 @@ const rest = args.filter((a) => a !== '--declared');
 
 // Other limit values where the source gives none, and a proxy for everything else the source leaves open.
 const reference = await startReferenceServer(['--decision-limits', 'conformance/variants/other-limits.json']);
-const proxy = await startVariantProxy(reference.url, { renameCodes: true, extraFields: true, dropErrorDetails: true, unknownToolAsJsonRpcError: true, renameStatuses: true });
+const proxy = await startVariantProxy(reference.url, { renameCodes: true, extraFields: true, dropErrorDetails: true, unknownToolAsJsonRpcError: true, renameStatuses: true, movePlanId: true });
 let status = 1;
 try {
   status = await new Promise<number>((resolve) => {

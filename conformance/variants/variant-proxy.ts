@@ -18,6 +18,8 @@ export interface VariantOptions {
   unknownToolAsJsonRpcError?: boolean;
   /** Every `status` value in data is upper-cased (state and status names: not shown, §3, §2.5). */
   renameStatuses?: boolean;
+  /** A prepare_* answer carries its plan id as `plan.id` instead of `planId` (output shapes: not shown, §4.2). */
+  movePlanId?: boolean;
   /** BROKEN, not a correct variant: tools/list leaves this tool out although calls to it still work. */
   dropListedTool?: string;
   /** BROKEN, not a correct variant: the data of this tool's results lacks this field. */
@@ -36,7 +38,7 @@ export const renamedCode = (code: string) => `E_${code.toUpperCase()}`;
 const catalogue = new Set(loadTools().map((t) => t.name));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-type MessageOptions = VariantOptions & { dropDataField?: string };
+type MessageOptions = VariantOptions & { dropDataField?: string; calledTool?: string };
 
 function transformEnvelope(envelope: unknown, options: MessageOptions): unknown {
   if (!isObject(envelope)) return envelope;
@@ -45,6 +47,10 @@ function transformEnvelope(envelope: unknown, options: MessageOptions): unknown 
     if (options.dropDataField && isObject(data)) {
       const { [options.dropDataField]: _dropped, ...rest } = data;
       data = rest;
+    }
+    if (options.movePlanId && options.calledTool?.startsWith('prepare_') && isObject(data) && 'planId' in data) {
+      const { planId, ...rest } = data;
+      data = { ...rest, plan: { id: planId } };
     }
     if (options.extraFields && isObject(data)) data = { ...data, variantNote: 'extra field' };
     return { ...envelope, data };
@@ -133,7 +139,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         try {
           const parsed = JSON.parse(text) as unknown;
           if (path === '/api/mcp') {
-            const forMessage = { ...options, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
+            const forMessage = { ...options, calledTool, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
             text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => transformMessage(m, forMessage)) : transformMessage(parsed, forMessage));
           }
           else if (options.renameCodes && /^\/test-fixtures\/v1\/connections\/[^/]+\/activity/.test(path) && isObject(parsed) && Array.isArray(parsed.entries)) {

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-function runVariant(args: string[]): Promise<{ code: number; output: string }> {
+function runVariant(args: string[], script = 'conformance/variants/run.ts'): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/variants/run.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
     child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
@@ -29,12 +29,20 @@ describe('correct variants', () => {
   it('rule:kit-judges-by-source — the renamed variant passes every scenario with its own declaration (renamed codes checked)', async () => {
     const { code, output } = await runVariant(['--declared']);
     expect(output).toMatch(/\b(\d+) scenarios passed, 0 failed/);
+    // The variant moves the plan id to plan.id and declares that pointer: the plan scenarios ran, not cut short.
+    expect(output).not.toMatch(/the plan id in a prepare_\* answer/);
     expect(code, output.slice(-4000)).toBe(0);
   }, 300_000);
 
   it('rule:kit-judges-by-source — declared checks bite: the same variant run with the reference\'s declaration fails', async () => {
     const { code, output } = await runVariant(['--declaration', 'conformance/declarations/reference.yaml']);
     expect(output).toMatch(/generic check failures: .*error_object_conformance/);
+    expect(output).toMatch(/scenarios passed, [1-9]\d* failed/);
+    expect(code).toBe(1);
+  }, 300_000);
+
+  it('rule:kit-judges-by-source — a declared section vocabulary is used: field names the target does not have fail the content scenarios', async () => {
+    const { code, output } = await runVariant(['--declaration', 'conformance/variants/wrong-vocabulary.declaration.yaml', 'features/content-write.feature'], 'conformance/cli.ts');
     expect(output).toMatch(/scenarios passed, [1-9]\d* failed/);
     expect(code).toBe(1);
   }, 300_000);

@@ -5,7 +5,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { FixturesError, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
-import { adopts, NotDeclared } from '../../conformance/lib/declaration.js';
+import { adopts, NotDeclared, sectionVocabulary } from '../../conformance/lib/declaration.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -92,9 +92,10 @@ When('the clock of the workspace of {string} advances {int} days', async functio
   await this.fixtures.advanceClock(this.user(user).workspaceId, days * 86_400);
 });
 
+// The field is one of the kit's text-field names (heading, body, …), sent in the target's vocabulary.
 When('{string} edits {string} field {string} in the app to {string}', async function (this: SiteWorld, user: string, sectionRef: string, field: string, text: string) {
   const [site] = sectionRef.split('/');
-  await this.fixtures.appEdit({ userId: this.user(user).userId, websiteId: this.site(site!).websiteId, sectionId: this.resolve(`{{section:${sectionRef}}}`), field, text: this.resolve(text) });
+  await this.fixtures.appEdit({ userId: this.user(user).userId, websiteId: this.site(site!).websiteId, sectionId: this.resolve(`{{section:${sectionRef}}}`), field: sectionVocabulary('fields', field), text: this.resolve(text) });
 });
 
 When('{string} approves the plan', async function (this: SiteWorld, user: string) {

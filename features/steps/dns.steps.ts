@@ -6,6 +6,7 @@ import { Given } from '@cucumber/cucumber';
 import type { ZoneRecord } from '../../conformance/lib/dns-stub.js';
 import type { SiteWorld } from '../support/world.js';
 import { requireOutput } from '../support/declared.js';
+import { pointer } from '../support/json.js';
 
 function addRecords(world: SiteWorld, records: ZoneRecord[]) {
   const dir = process.env.SITE_MCP_DNS_ZONE_DIR;
@@ -21,8 +22,7 @@ Given('the hostname {string} exists in DNS', function (this: SiteWorld, host: st
 });
 
 Given('the DNS zone serves the records the last call asked for', function (this: SiteWorld) {
-  requireOutput(this, '/dnsRecordsNeeded');
-  const needed = (this.last.envelope?.data as { dnsRecordsNeeded?: ZoneRecord[] } | undefined)?.dnsRecordsNeeded;
+  const needed = pointer(this.last.envelope?.data, requireOutput(this, '/dnsRecordsNeeded')) as ZoneRecord[] | undefined;
   if (!needed?.length) throw new Error(`the last call asked for no DNS records: ${JSON.stringify(this.last.envelope)}`);
   addRecords(this, needed);
 });

@@ -67,8 +67,7 @@ Then('the public address of {string} answers {int}', async function (this: SiteW
 });
 
 When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {
-  requireOutput(this, path);
-  this.lastHttp = await readAnswer(await fetch(String(pointer(this.last.envelope?.data, path))));
+  this.lastHttp = await readAnswer(await fetch(String(pointer(this.last.envelope?.data, requireOutput(this, path)))));
 });
 
 Then('the HTTP status is {int}', function (this: SiteWorld, status: number) {

@@ -5,14 +5,16 @@ import { Then, When } from '@cucumber/cucumber';
 import type { Envelope } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { parse, pointer, subsetMismatch } from '../support/json.js';
-import { activeDeclaration, declaredErrorCode } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, declaredErrorCode, outputPointer } from '../../conformance/lib/declaration.js';
 import { checkableOutput, requireOutput } from '../support/declared.js';
 
 async function call(world: SiteWorld, name: string, tool: string, args: Record<string, unknown>) {
   const { envelope } = await world.connection(name).mcp.callTool(tool, args);
   world.last = { tool, connection: name, args, envelope };
-  const planId = envelope.ok ? (envelope.data as { planId?: string } | undefined)?.planId : undefined;
-  if (planId && tool.startsWith('prepare_')) world.lastPlanId = planId;
+  // Where a prepare_* answer carries the plan id is our shape (planId) or the target's declared outputFields.
+  const planAt = tool.startsWith('prepare_') && envelope.ok ? outputPointer(tool, '/planId') : undefined;
+  const planId = planAt === undefined ? undefined : pointer(envelope.data, planAt);
+  if (typeof planId === 'string') world.lastPlanId = planId;
 }
 
 const args = (world: SiteWorld, doc: string) => JSON.parse(world.resolve(doc)) as Record<string, unknown>;
@@ -113,36 +115,43 @@ Then('every one of those calls succeeds', function (this: SiteWorld) {
   assert.equal(failed.length, 0, `${failed.length} of ${this.lastBatch.length} calls failed, first: ${JSON.stringify(failed[0]?.error)}`);
 });
 
-Then('the data at {string} equals {string}', function (this: SiteWorld, path: string, expected: string) {
-  if (!checkableOutput(this, path)) return;
-  assert.deepEqual(pointer(lastEnvelope(this).data, path), parse(this.resolve(expected)), `data at ${path}`);
+Then('the data at {string} equals {string}', function (this: SiteWorld, pathText: string, expected: string) {
+  const path = this.resolve(pathText);
+  const at = checkableOutput(this, path);
+  if (at === undefined) return;
+  assert.deepEqual(pointer(lastEnvelope(this).data, at), parse(this.resolve(expected)), `data at ${path}`);
 });
 
 // Fields the source names for the last tool's result (spec/output-fields.json): each must be there.
 Then('the data has the fields {string}', function (this: SiteWorld, fields: string) {
   const data = lastEnvelope(this).data as Record<string, unknown> | undefined;
   for (const field of fields.split(',').map((f) => f.trim())) {
-    if (!checkableOutput(this, `/${field}`)) continue;
-    assert.ok(data && field in data, `${describeLast(this)}: the result has no ${field} (it must be relayed to the user)`);
+    const at = checkableOutput(this, `/${field}`);
+    if (at === undefined) continue;
+    assert.ok(data && pointer(data, at) !== undefined, `${describeLast(this)}: the result has no ${field} (it must be relayed to the user)`);
   }
 });
 
-Then('the data at {string} has {int} items', function (this: SiteWorld, path: string, count: number) {
-  if (!checkableOutput(this, path)) return;
-  const value = pointer(lastEnvelope(this).data, path);
+Then('the data at {string} has {int} items', function (this: SiteWorld, pathText: string, count: number) {
+  const path = this.resolve(pathText);
+  const at = checkableOutput(this, path);
+  if (at === undefined) return;
+  const value = pointer(lastEnvelope(this).data, at);
   assert.ok(Array.isArray(value), `${path} is not an array: ${JSON.stringify(value)?.slice(0, 200)}`);
   assert.equal(value.length, count, `${path} has ${value.length} items`);
 });
 
-Then('the data at {string} is a(n) {word}', function (this: SiteWorld, path: string, kind: string) {
-  if (!checkableOutput(this, path)) return;
-  const value = pointer(lastEnvelope(this).data, path);
+Then('the data at {string} is a(n) {word}', function (this: SiteWorld, pathText: string, kind: string) {
+  const path = this.resolve(pathText);
+  const at = checkableOutput(this, path);
+  if (at === undefined) return;
+  const value = pointer(lastEnvelope(this).data, at);
   const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) && kind === 'integer' ? 'integer' : typeof value;
   assert.equal(actual, kind, `data at ${path} is ${JSON.stringify(value)?.slice(0, 100)}`);
 });
 
 Then('the data matches:', function (this: SiteWorld, doc: string) {
-  if (!checkableOutput(this, '/*')) return;
+  if (checkableOutput(this, '/*') === undefined) return;
   const mismatch = subsetMismatch(lastEnvelope(this).data, JSON.parse(this.resolve(doc)));
   assert.equal(mismatch, undefined, `${describeLast(this)}: ${mismatch}`);
 });
@@ -165,7 +174,7 @@ Then('the data contains {string}', function (this: SiteWorld, text: string) {
 
 // A fragment of our own output shape (field names, id prefixes, message words): checked only with outputSchemas.
 Then('the data, in our output shape, contains {string}', function (this: SiteWorld, text: string) {
-  if (!checkableOutput(this, '/*')) return;
+  if (checkableOutput(this, '/*') === undefined) return;
   assert.ok(JSON.stringify(lastEnvelope(this).data).includes(this.resolve(text)), `data lacks ${text}`);
 });
 
@@ -177,9 +186,9 @@ Then('the answer does not contain {string}', function (this: SiteWorld, text: st
   assert.ok(!JSON.stringify(lastEnvelope(this)).includes(this.resolve(text)), `the answer (data or error) contains ${text}`);
 });
 
-When('the data at {string} is remembered as {string}', function (this: SiteWorld, path: string, key: string) {
-  requireOutput(this, path);
-  const value = pointer(lastEnvelope(this).data, path);
+When('the data at {string} is remembered as {string}', function (this: SiteWorld, pathText: string, key: string) {
+  const path = this.resolve(pathText);
+  const value = pointer(lastEnvelope(this).data, requireOutput(this, path));
   assert.notEqual(value, undefined, `no data at ${path}`);
   this.remembered.set(key, value);
 });

@@ -2,8 +2,7 @@
 // wrapper, around every step, turns that into a "not checked" note instead of a failure and skips the rest of
 // the scenario, whose later steps depend on what that step would have done. Hooks are never skipped.
 import { setDefinitionFunctionWrapper } from '@cucumber/cucumber';
-import { activeDeclaration, NotDeclared } from '../../conformance/lib/declaration.js';
-import { loadJson } from '../../spec/index.js';
+import { NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
 import type { SiteWorld } from './world.js';
 
 export const HOOK = Symbol('hook');
@@ -23,26 +22,16 @@ setDefinitionFunctionWrapper((fn: ((this: SiteWorld, ...args: unknown[]) => unkn
   };
 });
 
-const SOURCE_FIELDS = loadJson<{ tools: Record<string, string[]> }>('output-fields.json').tools;
-
-/**
- * Whether the data of `tool` at `path` may be read in this target: always for a field the source names
- * (spec/output-fields.json), otherwise only when the target declares outputSchemas.
- */
-export function outputFieldDeclared(tool: string | undefined, path: string): boolean {
-  if (activeDeclaration()?.outputSchemas) return true;
-  const top = path.split('/')[1] ?? '';
-  return Boolean(tool && SOURCE_FIELDS[tool]?.includes(top));
+/** For an assertion: the pointer to read, or undefined after reporting "not checked" when the field is not readable. */
+export function checkableOutput(world: SiteWorld, path: string): string | undefined {
+  const readable = outputPointer(world.last.tool, path);
+  if (readable === undefined) world.notChecked(`output field ${world.last.tool ?? '?'}${path} (outputSchemas or outputFields)`);
+  return readable;
 }
 
-/** For an assertion: reports "not checked" and answers false when the field is not readable in this target. */
-export function checkableOutput(world: SiteWorld, path: string): boolean {
-  if (outputFieldDeclared(world.last.tool, path)) return true;
-  world.notChecked(`output field ${world.last.tool ?? '?'}${path} (outputSchemas)`);
-  return false;
-}
-
-/** For a step that cannot go on without the field: NotDeclared skips the rest of the scenario. */
-export function requireOutput(world: SiteWorld, path: string): void {
-  if (!outputFieldDeclared(world.last.tool, path)) throw new NotDeclared(`output field ${world.last.tool ?? '?'}${path} (outputSchemas)`);
+/** For a step that cannot go on without the field: the pointer to read; NotDeclared skips the rest of the scenario. */
+export function requireOutput(world: SiteWorld, path: string): string {
+  const readable = outputPointer(world.last.tool, path);
+  if (readable === undefined) throw new NotDeclared(`output field ${world.last.tool ?? '?'}${path} (outputSchemas or outputFields)`);
+  return readable;
 }

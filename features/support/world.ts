@@ -5,12 +5,14 @@
 //   {{site:main}} {{page:main/home}} {{section:main/home/hero}} {{record:main/leads/0}} {{user:olive}}
 //   {{workspace:olive}} {{plan}} {{base}} (the target's base address) {{host:shop}} {{remembered:key}} {{random:label}} {{repeat:x:1000}}
 //   {{public:main}}: the live address of a published site (the declared publicSiteUrl)
+//   {{type:hero}} {{field:heading}}: the target's name for one of the kit's section types or text fields (the
+//   declared `sections` mapping, or ours when it adopts section-types), else the step is not checked (NotDeclared)
 //   {{decision:<rule-id>:<value>}}: a value of one of our decision rules (the source does not give it); it
 //   resolves only when the target's declaration adopts that rule, else the step is not checked (NotDeclared)
 import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import type { Envelope, HttpAnswer, McpConnection } from '../../conformance/lib/mcp-client.js';
-import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
 import { HOOK } from './declared.js';
 
 setDefaultTimeout(60_000);
@@ -112,8 +114,9 @@ export class SiteWorld extends World {
         case 'workspace':
           return this.user(parts[0]!).workspaceId;
         case 'plan':
-          // Where a prepare_* answer carries the plan id is our shape (planId), read only when declared.
-          if (this.lastPlanId === undefined && !activeDeclaration()?.outputSchemas) throw new NotDeclared('the plan id in a prepare_* answer (outputSchemas)');
+          // Where a prepare_* answer carries the plan id is our shape (planId), read only when declared
+          // (outputSchemas, or a pointer in outputFields; see steps/mcp.steps.ts).
+          if (this.lastPlanId === undefined && outputPointer('prepare_publish_site', '/planId') === undefined) throw new NotDeclared('the plan id in a prepare_* answer (outputSchemas or outputFields)');
           return need(this.lastPlanId, 'prepared plan');
         case 'base':
           return this.url;
@@ -146,6 +149,10 @@ export class SiteWorld extends World {
           if (!adopts(rule!)) throw new NotDeclared(`${rule} (adopts)`);
           return value.join(':');
         }
+        case 'type':
+          return sectionVocabulary('types', ref!);
+        case 'field':
+          return sectionVocabulary('fields', ref!);
         case 'remembered':
           return String(need(this.remembered.get(ref!), `remembered value ${ref}`));
         default:

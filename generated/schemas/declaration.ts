@@ -50,6 +50,16 @@ export interface ImplementationDeclaration {
    */
   outputSchemas?: boolean;
   /**
+   * Where the implementation's data carries a field the kit needs, when outputSchemas is not declared: keys are tool names (a trailing * matches a name prefix, e.g. "prepare_*"), values map a top-level field of our output shape (spec/tools/<tool>.json) to a JSON pointer into your data. E.g. { "prepare_*": { "planId": "/plan/id" } } lets the plan scenarios find the plan id. A field neither named by the source, nor declared here, nor covered by outputSchemas is not read (rule kit-judges-by-source).
+   */
+  outputFields?: {
+    [k: string]:
+      | {
+          [k: string]: string | undefined;
+        }
+      | undefined;
+  };
+  /**
    * true: each tool result carries the envelope both as structuredContent and as the JSON of its text item, and isError is true exactly when ok is false.
    */
   mcpEncoding?: boolean;
@@ -69,4 +79,15 @@ export interface ImplementationDeclaration {
    * Where a published site is served (the source says only "the public address"): a URL template with {base} (the target's base URL) and {websiteId}, e.g. "{base}/sites/{websiteId}/". Scenarios that look at the live site run only when it is declared.
    */
   publicSiteUrl?: string;
+  /**
+   * Section types and text-field names are not shown in the source (our choice: rule section-types, spec/schemas/section-content.schema.json). The content scenarios name the kit's types and fields ({{type:hero}}, {{field:heading}}); map each to yours here. Without this block and without adopting section-types, the steps that need a type or field name are reported as not checked. Field names are used both as update_section_text's `field` and as keys of a section's content.
+   */
+  sections?: {
+    types?: {
+      [k: string]: string | undefined;
+    };
+    fields?: {
+      [k: string]: string | undefined;
+    };
+  };
 }
