@@ -67,3 +67,27 @@ Feature: A failed business operation keeps nothing
       """
     Then the call succeeds
     And "olive" owns exactly one company named "Half Made Ltd": plan free, no credits, no website, no trial, no monthly credit reset, no payment-provider object
+
+  @rule:tool-answer-checked-before-commit
+  Scenario: A call whose answer fails its output check keeps nothing; the next call works
+    Given the state of "main" is remembered
+    When the next tool answer in the workspace of "olive" is invalid
+    And "ws" calls "update_section_text" with:
+      """
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Answered wrongly" }
+      """
+    Then the call fails
+    And the draft of "main" is unchanged
+    When the next tool answer in the workspace of "olive" is invalid
+    And "ws" calls "create_site" with:
+      """
+      { "businessName": "Wrongly Answered Bakery" }
+      """
+    Then the call fails
+    When "ws" calls "list_sites"
+    Then the data does not contain "Wrongly Answered Bakery"
+    When "ws" calls "update_section_text" with:
+      """
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Answered rightly" }
+      """
+    Then the call succeeds

@@ -96,6 +96,8 @@ export class Runtime {
   readonly dns = new DnsClient();
   /** Workspaces whose next commit fails: filled only through the fixtures protocol (test mode). */
   readonly failNextWrite = new Set<string>();
+  /** Workspaces whose next tool answer fails its output check: filled only through the fixtures protocol (test mode). */
+  readonly invalidNextAnswer = new Set<string>();
   /** Loopback origins imports and migrations may fetch: set only through the fixtures protocol (test mode). */
   fetchAllowOrigins: readonly string[] = [];
   readonly pairings = new Pairings();

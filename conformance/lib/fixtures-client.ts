@@ -102,6 +102,9 @@ export class FixturesClient {
   failNextWrite(workspaceId: string) {
     return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/fail-next-write`, {});
   }
+  invalidNextAnswer(workspaceId: string) {
+    return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/invalid-next-answer`, {});
+  }
   companies(userId: string) {
     return this.request<{ companies: { workspaceId: string; companyName: string; plan: string; credits: number; websites: number; trial: boolean; monthlyCreditReset: boolean; paymentProviderObject: boolean }[] }>('GET', `/users/${encodeURIComponent(userId)}/companies`);
   }

@@ -113,6 +113,10 @@ When('the next write of the workspace of {string} fails', async function (this: 
   await this.fixtures.failNextWrite(this.user(user).workspaceId);
 });
 
+When('the next tool answer in the workspace of {string} is invalid', async function (this: SiteWorld, user: string) {
+  await this.fixtures.invalidNextAnswer(this.user(user).workspaceId);
+});
+
 When('{string} declines the plan', async function (this: SiteWorld, user: string) {
   await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'decline');
 });

@@ -75,7 +75,7 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer'],
     };
   });
 
@@ -158,6 +158,14 @@ export function fixturesRouter(rt: Runtime): Router {
   router.post('/workspaces/:id/fail-next-write', async (ctx) => {
     if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
     rt.failNextWrite.add(ctx.params.id!);
+    ctx.body = {};
+  });
+
+  // The next tool answer of the workspace fails its output check, as a server bug would (§7.3: the call must
+  // keep nothing; rule tool-answer-checked-before-commit).
+  router.post('/workspaces/:id/invalid-next-answer', async (ctx) => {
+    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
+    rt.invalidNextAnswer.add(ctx.params.id!);
     ctx.body = {};
   });
 

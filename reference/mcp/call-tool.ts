@@ -7,7 +7,7 @@ import { workspaceNow } from '../domain/clock.js';
 import { rateLimited } from '../domain/rate-limit.js';
 import type { Site } from '../domain/model.js';
 import type { ActivityEntry } from '../store/activity.js';
-import type { Runtime } from '../runtime.js';
+import type { CatalogueEntry, Runtime } from '../runtime.js';
 import { handlers } from '../tools/index.js';
 import type { ToolContext } from '../tools/types.js';
 import { isBroken } from '../domain/breaks.js';
@@ -36,6 +36,18 @@ function issuesOf(errors: { instancePath: string; message?: string; params?: Rec
     path: e.instancePath || '/',
     message: e.params && 'additionalProperty' in e.params ? `unknown property "${String(e.params.additionalProperty)}"` : (e.message ?? 'invalid'),
   }));
+}
+
+/** A handler's answer outside its own output schema is a bug in this server, reported as such. */
+function checkAnswer(tool: CatalogueEntry, name: string, data: unknown): void {
+  if (tool.validateOutput(data)) return;
+  console.error(`[site-mcp] ${name} output violates its schema:`, JSON.stringify(tool.validateOutput.errors));
+  throw new ToolError('internal_error', `${name} produced a result that does not match its output schema; no change was kept. This is a server bug.`);
+}
+
+/** Test mode: the fixtures' invalid-next-answer turns the answer into one no output schema accepts, as a bug would. */
+function answerUnderTest(rt: Runtime, workspaceId: string, data: unknown): unknown {
+  return rt.invalidNextAnswer.delete(workspaceId) ? 'an answer outside the output schema (fixtures: invalid-next-answer)' : data;
 }
 
 export function checkRateLimits(rt: Runtime, principal: Principal, nowMs: number): void {
@@ -125,12 +137,11 @@ export async function callTool(
         if (extra?.creditsSpent !== undefined) entry.creditsSpent = extra.creditsSpent;
       },
     };
-    const data = await handler(ctx);
-    if (!tool.validateOutput(data)) {
-      // A handler answered outside its own output schema: a bug in this server, reported as such.
-      console.error(`[site-mcp] ${name} output violates its schema:`, JSON.stringify(tool.validateOutput.errors));
-      throw new ToolError('internal_error', `${name} produced a result that does not match its output schema; nothing more was done. This is a server bug.`);
-    }
+    const answer = async () => answerUnderTest(rt, ws.id, await handler(ctx));
+    const check = (data: unknown) => checkAnswer(tool, name, data);
+    // The handler's writes are held until its answer passed the check, so a failed check keeps nothing (rule
+    // tool-answer-checked-before-commit). The broken server commits first and checks after, as this path once did.
+    const data = isBroken('tool-answer-checked-before-commit') ? await answer().then((d) => (check(d), d)) : await rt.store.holdCommits(answer, check);
     return { ok: true, data };
   } catch (error) {
     const toolError =

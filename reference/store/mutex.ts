@@ -4,17 +4,31 @@ export class KeyedMutex {
   #tails = new Map<string, Promise<unknown>>();
 
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => mine);
-    this.#tails.set(key, tail);
-    await previous;
+    const release = await this.acquire(key);
     try {
       return await fn();
     } finally {
       release();
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
     }
+  }
+
+  /**
+   * Waits for `key` and holds it until the returned release is called (once; later calls do nothing). For a
+   * hold that spans more than one function, as a tool call's held commits do.
+   */
+  async acquire(key: string): Promise<() => void> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    let resolve!: () => void;
+    const mine = new Promise<void>((r) => (resolve = r));
+    const tail = previous.then(() => mine);
+    this.#tails.set(key, tail);
+    await previous;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      resolve();
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    };
   }
 }

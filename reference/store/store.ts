@@ -12,6 +12,11 @@
 //   found", never a record that exists but cannot be found;
 // - the document is written durably (temp file, fsync, rename, directory fsync) and only then becomes what
 //   reads see, so a failed write is not kept in memory either (rule store-durable-commit).
+//
+// holdCommits() runs a whole tool call with its writes held: each workspace it writes stays locked and is
+// written only once the call's answer passed its check, so a call that fails after its last write keeps
+// nothing (rule tool-answer-checked-before-commit).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
@@ -31,19 +36,38 @@ export interface Transaction {
    * exists (a retry after a crash between the two writes) is adopted, not rewritten.
    */
   create(doc: WorkspaceDoc): void;
+  /**
+   * Undoes a side effect made outside the store (a file written for this operation) when the operation does
+   * not commit: it throws, its write fails, or the tool call it belongs to fails before its writes are made.
+   */
+  onAbort(undo: () => unknown): void;
 }
 
 /** What an operation asked to commit besides its document. */
 interface Pending {
   lookups: [DirectoryKind, string, string][];
   creations: WorkspaceDoc[];
+  onAbort: (() => unknown)[];
 }
+
+const nothingPending = (): Pending => ({ lookups: [], creations: [], onAbort: [] });
 
 function transactionFor(workspaceId: string, pending: Pending): Transaction {
   return {
     index: (kind, key, value = workspaceId) => void pending.lookups.push([kind, key, value]),
     create: (doc) => void pending.creations.push(doc),
+    onAbort: (undo) => void pending.onAbort.push(undo),
   };
+}
+
+async function abort(pending: Pending): Promise<void> {
+  for (const undo of pending.onAbort.splice(0)) {
+    try {
+      await undo();
+    } catch (error) {
+      console.error('[site-mcp] undoing an aborted operation failed:', error);
+    }
+  }
 }
 
 /** One workspace file as a lowdb adapter that keeps the text it last read or wrote, to copy from. */
@@ -87,12 +111,32 @@ function serializeForCommit(doc: WorkspaceDoc): string {
 
 type Entry = { low: Low<WorkspaceDoc>; file: WorkspaceFile };
 
+/** One workspace's writes in a tool call, held (and the workspace locked) until the call's answer is checked. */
+interface Stage {
+  workspaceId: string;
+  entry: Entry;
+  /** The document with the call's writes so far, and its text; no draft means nothing written yet. */
+  draft: WorkspaceDoc | undefined;
+  text: string;
+  pending: Pending;
+  release: () => void;
+}
+
+/** The held writes of one tool call (holdCommits). Closed once the call's function has returned. */
+interface HeldCommits {
+  open: boolean;
+  stages: Map<string, Promise<Stage>>;
+  /** Orders the call's own operations on one workspace, as the store's lock orders everyone else's. */
+  order: KeyedMutex;
+}
+
 export class Store {
   readonly dataDir: string;
   #docs = new Map<string, Entry>();
   #loading = new Map<string, Promise<Entry | undefined>>();
   #directory = new Map<string, string | null>();
   #mutex = new KeyedMutex();
+  #held = new AsyncLocalStorage<HeldCommits>();
 
   /** Called before each commit of a workspace; a throw fails that commit like a failed disk write would. */
   readonly #beforeCommit: ((workspaceId: string) => void) | undefined;
@@ -114,6 +158,10 @@ export class Store {
 
   /** The current document, for reads. Callers must not mutate it: writes go through transact(). */
   async read(workspaceId: string): Promise<WorkspaceDoc | undefined> {
+    // A call with held writes reads its own writes.
+    const held = this.#held.getStore();
+    const stage = held?.open ? await held.stages.get(workspaceId)?.catch(() => undefined) : undefined;
+    if (stage?.draft) return stage.draft;
     return (await this.#entry(workspaceId))?.low.data;
   }
 
@@ -132,15 +180,94 @@ export class Store {
    * if the operation returns normally and the copy can be stored.
    */
   async transact<T>(workspaceId: string, operation: (doc: WorkspaceDoc, tx: Transaction) => T | Promise<T>): Promise<T> {
+    const held = this.#held.getStore();
+    if (held?.open) return this.#stage(held, workspaceId, operation);
     return this.#mutex.run(workspaceId, async () => {
       const entry = await this.#entry(workspaceId);
       if (!entry) throw new Error(`workspace ${workspaceId} does not exist`);
       const draft = entry.file.copy();
-      const pending: Pending = { lookups: [], creations: [] };
-      const result = await operation(draft, transactionFor(workspaceId, pending));
-      await this.#commit(workspaceId, entry, draft, pending);
-      return result;
+      const pending = nothingPending();
+      try {
+        const result = await operation(draft, transactionFor(workspaceId, pending));
+        await this.#commit(workspaceId, entry, draft, serializeForCommit(draft), pending);
+        return result;
+      } catch (error) {
+        await abort(pending);
+        throw error;
+      }
     });
+  }
+
+  /**
+   * Runs `run` with its writes held (rule tool-answer-checked-before-commit): every workspace it writes stays
+   * locked, its operations see each other's writes, and nothing is written until `check` accepts the result.
+   * A throw from `run` or `check` discards every held write. Writes of more than one workspace are made one
+   * after the other (a new company commits with its anchor through Transaction.create instead).
+   */
+  async holdCommits<T>(run: () => Promise<T>, check: (result: T) => void): Promise<T> {
+    const held: HeldCommits = { open: true, stages: new Map(), order: new KeyedMutex() };
+    const committed = new Set<Stage>();
+    try {
+      const result = await this.#held.run(held, run);
+      held.open = false;
+      check(result);
+      for (const stage of await this.#stagesOf(held)) {
+        if (!stage.draft) continue;
+        await this.#commit(stage.workspaceId, stage.entry, stage.draft, stage.text, stage.pending);
+        committed.add(stage);
+      }
+      return result;
+    } finally {
+      held.open = false;
+      for (const stage of await this.#stagesOf(held)) {
+        if (!committed.has(stage)) await abort(stage.pending);
+        stage.release();
+      }
+    }
+  }
+
+  /** One operation of a call with held writes: applied to the call's copy of the workspace, not yet written. */
+  async #stage<T>(held: HeldCommits, workspaceId: string, operation: (doc: WorkspaceDoc, tx: Transaction) => T | Promise<T>): Promise<T> {
+    const stage = await this.#stageFor(held, workspaceId);
+    return held.order.run(workspaceId, async () => {
+      const draft = JSON.parse(stage.text) as WorkspaceDoc;
+      const pending = nothingPending();
+      try {
+        const result = await operation(draft, transactionFor(workspaceId, pending));
+        stage.text = serializeForCommit(draft); // refused now, as the commit would refuse it
+        stage.draft = draft;
+        stage.pending.lookups.push(...pending.lookups);
+        stage.pending.creations.push(...pending.creations);
+        stage.pending.onAbort.push(...pending.onAbort);
+        return result;
+      } catch (error) {
+        await abort(pending);
+        throw error;
+      }
+    });
+  }
+
+  /** The call's stage of a workspace, locking the workspace on first use until the call ends. */
+  #stageFor(held: HeldCommits, workspaceId: string): Promise<Stage> {
+    let stage = held.stages.get(workspaceId);
+    if (!stage) {
+      stage = (async () => {
+        const release = await this.#mutex.acquire(workspaceId);
+        const entry = await this.#entry(workspaceId).catch((error: unknown) => (release(), Promise.reject(error)));
+        if (!entry) {
+          release();
+          throw new Error(`workspace ${workspaceId} does not exist`);
+        }
+        return { workspaceId, entry, draft: undefined, text: entry.file.text, pending: nothingPending(), release };
+      })();
+      held.stages.set(workspaceId, stage);
+    }
+    return stage;
+  }
+
+  async #stagesOf(held: HeldCommits): Promise<Stage[]> {
+    const settled = await Promise.allSettled(held.stages.values());
+    return settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   }
 
   /**
@@ -148,8 +275,7 @@ export class Store {
    * the first creation fails, the created documents are removed again, so a failed commit leaves no new
    * workspace behind (rule company-creation-atomic, §7.3).
    */
-  async #commit(workspaceId: string, entry: Entry, draft: WorkspaceDoc, pending: Pending): Promise<void> {
-    const text = serializeForCommit(draft);
+  async #commit(workspaceId: string, entry: Entry, draft: WorkspaceDoc, text: string, pending: Pending): Promise<void> {
     const created: string[] = [];
     try {
       for (const doc of pending.creations) if (await this.create(doc, [], { ifAbsent: true })) created.push(doc.id);

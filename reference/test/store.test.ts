@@ -173,6 +173,44 @@ describe('Store', () => {
     expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([`${id}.json`, 'ws_a.json'].sort());
   });
 
+  it('rule:tool-answer-checked-before-commit — held writes are made only after the check; a failed check keeps nothing and undoes side effects', async () => {
+    await store.create(doc('ws_a'));
+    const undone: string[] = [];
+    const run = () =>
+      store.transact('ws_a', (ws, tx) => {
+        ws.credits = 42;
+        tx.onAbort(() => void undone.push('library file'));
+        return ws.credits;
+      });
+    await expect(store.holdCommits(run, () => {
+      throw new Error('answer outside its schema');
+    })).rejects.toThrow('answer outside its schema');
+    expect((await store.read('ws_a'))!.credits).toBe(3);
+    expect((JSON.parse(await readFile(join(dir, 'workspaces', 'ws_a.json'), 'utf8')) as WorkspaceDoc).credits).toBe(3);
+    expect(undone).toEqual(['library file']);
+    expect(await store.holdCommits(run, () => undefined)).toBe(42);
+    expect((await store.read('ws_a'))!.credits).toBe(42);
+    expect(undone).toEqual(['library file']);
+  });
+
+  it('rule:tool-answer-checked-before-commit — a call with held writes reads its own writes and keeps the workspace locked until it ends', async () => {
+    await store.create(doc('ws_a'));
+    const order: string[] = [];
+    let other: Promise<unknown> | undefined;
+    await store.holdCommits(async () => {
+      await store.transact('ws_a', (ws) => void (ws.credits = 10));
+      await store.transact('ws_a', (ws) => void (ws.credits += 1)); // builds on the held write
+      expect((await store.read('ws_a'))!.credits).toBe(11);
+      // Outside this call: runs only after the held write is made, so it is never lost.
+      other = store.holdCommits(() => store.transact('ws_a', (ws) => void (order.push('other'), (ws.credits *= 2))), () => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push('held call ends');
+    }, () => undefined);
+    await other;
+    expect(order).toEqual(['held call ends', 'other']);
+    expect((await store.read('ws_a'))!.credits).toBe(22);
+  });
+
   it('rule:store-durable-commit — a commit fsyncs the new file and its directory; an activity append fsyncs before it resolves', async () => {
     // FileHandle is not exported: take its prototype from an open handle and watch sync/datasync on it.
     const probe = await open(dir, 'r');

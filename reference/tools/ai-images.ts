@@ -43,15 +43,14 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${assetId}.svg`);
   await writeFile(file, image.bytes);
-  const creditsRemaining = await rt.store.transact(ws.id, (fresh) => {
+  const creditsRemaining = await rt.store.transact(ws.id, (fresh, tx) => {
+    // Nothing half-written: no library file without its charge, whether this write or the call fails.
+    tx.onAbort(() => rm(file, { force: true }));
     if (!fresh.aiConsent && !isBroken('generate-image-consent-reread')) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
     if (fresh.credits < cost && !isBroken('generate-image-balance-never-negative')) throw insufficient(fresh.credits, cost);
     fresh.credits -= cost;
     fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
     return fresh.credits;
-  }).catch(async (error: unknown) => {
-    await rm(file, { force: true }); // nothing half-written: no library file without its charge
-    throw error;
   });
   note('image generated into the library', { creditsSpent: cost });
   return { assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, creditsSpent: cost, creditsRemaining };
