@@ -27,7 +27,6 @@ export const BREAKABLE = [
   'error-business-failure-rolls-back',
   'portable-site-blocks-carried',
   'import-merge-three-way',
-  'connect-domain-before-dns',
   'company-creation-atomic',
   'tool-answer-checked-before-commit',
 ] as const;
