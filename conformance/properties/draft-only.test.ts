@@ -4,6 +4,7 @@
 // time, so fast-check can shrink a failing sequence to a minimal one.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { sectionVocabularyIfDeclared } from '../lib/declaration.js';
 import { connect, params, worldWithSite } from './harness.js';
 
 type Site = Awaited<ReturnType<typeof worldWithSite>>['site'];
@@ -14,11 +15,19 @@ const hero = (s: Site) => s.pages.home!.sections.hero!;
 const intro = (s: Site) => s.pages.home!.sections.intro!;
 const home = (s: Site) => s.pages.home!.pageId;
 
+// Section types and field names are our decision (section-types): the commands that need them run only when the
+// target declares its vocabulary or adopts ours.
+const field = (name: string) => sectionVocabularyIfDeclared('fields', name);
+const textType = sectionVocabularyIfDeclared('types', 'text');
+const vocabularyCommands: fc.Arbitrary<Command>[] = [
+  ...(field('heading') ? [text.map((t) => ({ tool: 'update_section_text', label: `hero heading "${t}"`, args: (s: Site) => ({ sectionId: hero(s), field: field('heading'), text: t }) }))] : []),
+  ...(field('body') ? [text.map((t) => ({ tool: 'update_section_text', label: `intro body "${t}"`, args: (s: Site) => ({ sectionId: intro(s), field: field('body'), text: t }) }))] : []),
+  ...(field('body') && textType ? [text.map((t) => ({ tool: 'add_section', label: `add text "${t}"`, args: (s: Site) => ({ pageId: home(s), type: textType, content: { [field('body')!]: t } }) }))] : []),
+];
+
 const command: fc.Arbitrary<Command> = fc.oneof(
-  text.map((t) => ({ tool: 'update_section_text', label: `hero heading "${t}"`, args: (s: Site) => ({ sectionId: hero(s), field: 'heading', text: t }) })),
-  text.map((t) => ({ tool: 'update_section_text', label: `intro body "${t}"`, args: (s: Site) => ({ sectionId: intro(s), field: 'body', text: t }) })),
+  ...vocabularyCommands,
   text.map((t) => ({ tool: 'update_page_seo', label: `seo "${t}"`, args: (s: Site) => ({ pageId: home(s), description: t }) })),
-  text.map((t) => ({ tool: 'add_section', label: `add text "${t}"`, args: (s: Site) => ({ pageId: home(s), type: 'text', content: { body: t } }) })),
   fc.nat(3).map((p) => ({ tool: 'move_section', label: `move hero to ${p}`, args: (s: Site) => ({ sectionId: hero(s), position: p }) })),
   fc.boolean().map((h) => ({ tool: 'set_section_hidden', label: `intro hidden ${h}`, args: (s: Site) => ({ sectionId: intro(s), hidden: h }) })),
   text.map((t) => ({ tool: 'create_page', label: `page "${t}"`, args: () => ({ title: t }) })),

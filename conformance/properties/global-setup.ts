@@ -1,12 +1,20 @@
 // Starts the conformance target once for all property tests (or uses SITE_MCP_URL) and stops it after.
 import type { TestProject } from 'vitest/node';
+import { fileURLToPath } from 'node:url';
 import { resolveTarget, type Target } from '../lib/target.js';
+
+// The reference's own declaration, used when this setup starts the reference (the properties then check its
+// declared choices too, as `npm test` does for the features); a run against a given target uses the declaration
+// passed with it (SITE_MCP_DECLARATION), or none.
+const REFERENCE_DECLARATION = fileURLToPath(new URL('../declarations/reference.yaml', import.meta.url));
 
 let target: Target | undefined;
 
 export async function setup(project: TestProject) {
+  const startsReference = !process.env.SITE_MCP_URL;
   target = await resolveTarget();
   project.provide('siteMcpUrl', target.url);
+  project.provide('siteMcpDeclaration', process.env.SITE_MCP_DECLARATION ?? (startsReference ? REFERENCE_DECLARATION : ''));
   project.provide('siteMcpFixturesSecret', target.fixturesSecret);
 }
 
@@ -18,5 +26,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     siteMcpUrl: string;
     siteMcpFixturesSecret: string;
+    siteMcpDeclaration: string;
   }
 }

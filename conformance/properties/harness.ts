@@ -5,6 +5,11 @@ import fc from 'fast-check';
 import { FixturesClient, type WorldRequest } from '../lib/fixtures-client.js';
 import { McpConnection } from '../lib/mcp-client.js';
 
+// The target's declaration (conformance/lib/declaration.ts reads it from the environment): the properties check a
+// value the source leaves open only when it is declared (rule kit-judges-by-source).
+if (inject('siteMcpDeclaration')) process.env.SITE_MCP_DECLARATION = inject('siteMcpDeclaration');
+else delete process.env.SITE_MCP_DECLARATION;
+
 export const url = () => inject('siteMcpUrl');
 export const fixtures = () => new FixturesClient(inject('siteMcpUrl'), inject('siteMcpFixturesSecret'));
 

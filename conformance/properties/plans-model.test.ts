@@ -6,11 +6,27 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { FixturesClient } from '../lib/fixtures-client.js';
 import type { McpConnection } from '../lib/mcp-client.js';
+import { declaredErrorCode, outputPointer } from '../lib/declaration.js';
+import { pointer } from '../../features/support/json.js';
 import { connect, params, worldWithSite } from './harness.js';
+
+// Where a prepared plan's id and pinned revision are (our output shape, or the target's declared pointers), and
+// the codes of the refusals when declared; without them the model compares refused against carried out only
+// (rule kit-judges-by-source).
+const planIdAt = outputPointer('prepare_publish', '/planId');
+const pinnedRevisionAt = outputPointer('prepare_publish', '/pinned/siteRevision');
+/** A confirm's answer as the model names it: 'ok', or the expected kind of refusal (by code only where declared). */
+const observed = (envelope: { ok: boolean; error?: { code: string } }, expected: string) => {
+  if (envelope.ok) return 'ok';
+  const code = declaredErrorCode(expected);
+  if (code === undefined) return 'refused';
+  return envelope.error!.code === code ? expected : `code ${envelope.error!.code}`;
+};
+const modelled = (expected: string) => (expected === 'ok' || declaredErrorCode(expected) !== undefined ? expected : 'refused');
 
 interface ModelPlan { planId: string; by: 'a' | 'b'; status: 'awaiting' | 'approved' | 'redeemed'; createdAt: number; pinnedRev: number }
 interface Model { now: number; siteRev: number; plans: ModelPlan[] }
-interface Real { fx: FixturesClient; workspaceId: string; websiteId: string; heroId: string; ownerId: string; editorId: string; conns: Record<'a' | 'b', McpConnection> }
+interface Real { fx: FixturesClient; workspaceId: string; websiteId: string; homeId: string; ownerId: string; editorId: string; conns: Record<'a' | 'b', McpConnection> }
 
 const LIFETIME = 300;
 const expired = (m: Model, p: ModelPlan) => m.now - p.createdAt >= LIFETIME;
@@ -21,8 +37,8 @@ class Prepare implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const { envelope } = await r.conns[this.by].callTool('prepare_publish', {});
     expect(envelope.ok, JSON.stringify(envelope.error)).toBe(true);
-    expect(envelope.data.pinned.siteRevision).toBe(m.siteRev);
-    m.plans.push({ planId: envelope.data.planId, by: this.by, status: 'awaiting', createdAt: m.now, pinnedRev: m.siteRev });
+    if (pinnedRevisionAt) expect(pointer(envelope.data, pinnedRevisionAt)).toBe(m.siteRev);
+    m.plans.push({ planId: String(pointer(envelope.data, planIdAt!)), by: this.by, status: 'awaiting', createdAt: m.now, pinnedRev: m.siteRev });
   }
   toString = () => `prepare(${this.by})`;
 }
@@ -48,7 +64,8 @@ class Approve implements fc.AsyncCommand<Model, Real> {
 class Edit implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
-    const { envelope } = await r.conns.a.callTool('update_section_text', { sectionId: r.heroId, field: 'heading', text: `Edit ${m.siteRev + 1}` });
+    // A draft edit that needs none of our section vocabulary (its revision pin is what the model follows).
+    const { envelope } = await r.conns.a.callTool('update_page_seo', { pageId: r.homeId, description: `Edit ${m.siteRev + 1}` });
     expect(envelope.ok, JSON.stringify(envelope.error)).toBe(true);
     m.siteRev += 1;
   }
@@ -82,7 +99,7 @@ class Confirm implements fc.AsyncCommand<Model, Real> {
               ? 'plan_subject_changed'
               : 'ok';
     const { envelope } = await r.conns[this.by].callTool('confirm_pending_action', { planId: plan.planId });
-    expect(envelope.ok ? 'ok' : envelope.error!.code, `confirm ${plan.planId} by ${this.by}`).toBe(expected);
+    expect(observed(envelope, expected), `confirm ${plan.planId} by ${this.by}`).toBe(modelled(expected));
     if (expected === 'ok') {
       plan.status = 'redeemed';
       const state = await r.fx.siteState(r.websiteId);
@@ -102,13 +119,13 @@ const commands = [
 ];
 
 describe('reviewed rail model', () => {
-  it('rule:plan-caller-bound rule:plan-single-use rule:plan-expiry-five-minutes rule:plan-pins-site-revision rule:plan-confirm-requires-approval rule:plan-approver-owner-and-creator rule:plan-approve-before-expiry rule:publish-makes-draft-live — server and model agree on every interleaving', async () => {
+  it.skipIf(!planIdAt)('rule:plan-caller-bound rule:plan-single-use rule:plan-expiry-five-minutes rule:plan-pins-site-revision rule:plan-confirm-requires-approval rule:plan-approver-owner-and-creator rule:plan-approve-before-expiry rule:publish-makes-draft-live — server and model agree on every interleaving', async () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 10 }), async (cmds) => {
         const { fx, world, site, owner } = await worldWithSite({ users: [{ key: 'owner' }, { key: 'editor' }], sites: [{ key: 'main', members: { owner: 'owner', editor: 'editor' }, published: true }] });
         const a = await connect(fx, owner.userId, site.websiteId, ['content:write', 'publish']);
         const b = await connect(fx, owner.userId, site.websiteId, ['content:write', 'publish']);
-        const real: Real = { fx, workspaceId: world.workspaceId, websiteId: site.websiteId, heroId: site.pages.home!.sections.hero!, ownerId: owner.userId, editorId: world.users.editor!.userId, conns: { a: a.mcp, b: b.mcp } };
+        const real: Real = { fx, workspaceId: world.workspaceId, websiteId: site.websiteId, homeId: site.pages.home!.pageId, ownerId: owner.userId, editorId: world.users.editor!.userId, conns: { a: a.mcp, b: b.mcp } };
         try {
           await fc.asyncModelRun(() => ({ model: { now: 0, siteRev: 1, plans: [] }, real }), cmds);
         } finally {
