@@ -16,7 +16,7 @@ Feature: A failed business operation keeps nothing
     When the next write of the workspace of "olive" fails
     And "ws" calls "update_section_text" with:
       """
-      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Lost in a failed write" }
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Lost in a failed write" }
       """
     Then the call fails
     And the draft of "main" is unchanged
@@ -35,7 +35,7 @@ Feature: A failed business operation keeps nothing
     Then the data does not contain "Never Made Bakery"
     When "ws" calls "update_section_text" with:
       """
-      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Kept after the failure" }
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Kept after the failure" }
       """
     Then the call succeeds
     When "ws" calls "create_site" with:
@@ -74,7 +74,7 @@ Feature: A failed business operation keeps nothing
     When the next tool answer in the workspace of "olive" is invalid
     And "ws" calls "update_section_text" with:
       """
-      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Answered wrongly" }
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Answered wrongly" }
       """
     Then the call fails
     And the draft of "main" is unchanged
@@ -88,6 +88,6 @@ Feature: A failed business operation keeps nothing
     Then the data does not contain "Wrongly Answered Bakery"
     When "ws" calls "update_section_text" with:
       """
-      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "heading", "text": "Answered rightly" }
+      { "websiteId": "{{site:main}}", "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Answered rightly" }
       """
     Then the call succeeds
