@@ -1,6 +1,6 @@
 Feature: Domains
-  Connect a hostname the business owns and verify it by real DNS lookups; owner-only; another site's
-  hostname answers like one that does not exist (§4.2, §4.3, §5.6, §8).
+  Connect a hostname the business owns, also before its DNS is set, and verify it by real DNS lookups;
+  owner-only; another site's hostname answers like one that does not exist (§4.2, §4.3, §5.6, §8).
 
   Background:
     Given a workspace:
@@ -50,6 +50,45 @@ Feature: Domains
       """
     Then the call succeeds
     And the data at "/primary" equals "true"
+
+  @rule:connect-domain-before-dns @rule:connect-domain-idempotent
+  Scenario: A business connects names of its domain before their DNS is set, and gets the records still needed
+    Given the domain "{{host:bakery}}" is registered with no records yet
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:bakery}}" }
+      """
+    Then the call succeeds
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "www.{{host:bakery}}" }
+      """
+    Then the call succeeds
+    And the data at "/status" equals "pending"
+    And the data at "/dnsRecordsNeeded" has 2 items
+    And the data at "/nextStep" is a string
+    Given the DNS zone serves the records the last call asked for
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "www.{{host:bakery}}" }
+      """
+    Then the data at "/status" equals "verified"
+
+  @rule:domain-nonexistent-address
+  Scenario: Only a name that does not exist down to its registrable domain is a nonexistent address
+    Given the target adopts the decision "domain-nonexistent-address"
+    # The name exists only because a name below it does (an empty non-terminal): NODATA, not NXDOMAIN.
+    And the DNS zone has the TXT record "_site-mcp-verify.{{host:early}}" with value "set before anything else"
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:early}}" }
+      """
+    Then the call succeeds
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "shop.{{host:nowhere}}" }
+      """
+    Then the call fails with "not_found"
 
   @rule:domain-other-site-same-as-missing
   Scenario: Another tenant's hostname answers exactly like a hostname that does not exist

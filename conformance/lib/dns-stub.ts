@@ -1,12 +1,32 @@
 // A DNS server on loopback that answers from zone files the scenarios write (one JSON file per scenario in
 // a shared directory), so domain verification does real lookups against records the suite controls. The
 // server under test is pointed at it through the fixtures protocol (POST /test-fixtures/v1/dns-resolver).
+// It tells NXDOMAIN (the name does not exist) from NODATA (the name exists, without records of the asked
+// type) as a real server does, so "nonexistent" keeps its meaning (rules domain-nonexistent-address,
+// domain-other-site-same-as-missing): a registered domain with only NS records, and a name that exists only
+// because names below it do (an empty non-terminal), answer NODATA.
+import { randomBytes } from 'node:crypto';
 import { createSocket, type RemoteInfo } from 'node:dgram';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
 
-export interface ZoneRecord { name: string; type: 'A' | 'CNAME' | 'TXT'; value: string }
+export interface ZoneRecord { name: string; type: 'A' | 'CNAME' | 'TXT' | 'NS'; value: string }
+
+/** Adds records to the zone in one new file, written under another name and renamed, so the stub never reads half a file. */
+export function writeZoneRecords(zoneDir: string, records: ZoneRecord[]): void {
+  const file = join(zoneDir, `${randomBytes(8).toString('hex')}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(records));
+  renameSync(`${file}.tmp`, file);
+}
+
+/** A name exists when it holds a record or a name below it does (RFC 8020: NXDOMAIN means nothing at or below). */
+function nameExists(zone: ZoneRecord[], name: string): boolean {
+  return zone.some((r) => {
+    const owner = r.name.toLowerCase().replace(/\.$/, '');
+    return owner === name || owner.endsWith(`.${name}`);
+  });
+}
 
 function loadZone(dir: string): ZoneRecord[] {
   const records: ZoneRecord[] = [];
@@ -38,7 +58,8 @@ export async function startDnsStub(zoneDir: string, options: { delayMs?: number 
     const question = query.questions?.[0];
     if (!question) return;
     const name = question.name.toLowerCase().replace(/\.$/, '');
-    const atName = loadZone(zoneDir).filter((r) => r.name.toLowerCase() === name);
+    const zone = loadZone(zoneDir);
+    const atName = zone.filter((r) => r.name.toLowerCase().replace(/\.$/, '') === name);
     const matching = atName.filter((r) => (question.type as string) === 'ANY' || r.type === question.type);
     const answers = matching.map((r) => ({
       type: r.type,
@@ -50,7 +71,7 @@ export async function startDnsStub(zoneDir: string, options: { delayMs?: number 
     const response = dnsPacket.encode({
       type: 'response',
       id: query.id,
-      flags: dnsPacket.AUTHORITATIVE_ANSWER | (atName.length === 0 ? 3 : 0), // rcode 3 = NXDOMAIN
+      flags: dnsPacket.AUTHORITATIVE_ANSWER | (nameExists(zone, name) ? 0 : 3), // rcode 3 = NXDOMAIN, 0 with no answer = NODATA
       questions: query.questions,
       answers: answers as dnsPacket.Answer[],
     });

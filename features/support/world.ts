@@ -123,9 +123,11 @@ export class SiteWorld extends World {
         case 'host':
         case 'random': {
           // Unique to this scenario, stable within it, reproducible from the seed:
-          // {{host:shop}} → shop-<random>.example.test, {{random:name}} → <random>
+          // {{host:shop}} → shop-<random>.test, {{random:name}} → <random>. Each host is a registrable domain
+          // of its own: under a shared parent, one scenario's records would make every other host exist
+          // (rule domain-nonexistent-address).
           const key = `${kind}:${parts[0]}`;
-          if (!this.remembered.has(key)) this.remembered.set(key, kind === 'host' ? `${parts[0]}-${this.randomWord()}.example.test` : this.randomWord());
+          if (!this.remembered.has(key)) this.remembered.set(key, kind === 'host' ? `${parts[0]}-${this.randomWord()}.test` : this.randomWord());
           return String(this.remembered.get(key));
         }
         case 'repeat': {

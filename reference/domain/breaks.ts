@@ -27,6 +27,8 @@ export const BREAKABLE = [
   'error-business-failure-rolls-back',
   'portable-site-blocks-carried',
   'import-merge-three-way',
+  'connect-domain-before-dns',
+  'domain-nonexistent-address',
   'company-creation-atomic',
   'tool-answer-checked-before-commit',
 ] as const;

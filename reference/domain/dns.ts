@@ -4,12 +4,30 @@ import { Resolver } from 'node:dns/promises';
 
 export const DNS_TARGET = { cname: 'sites.site-mcp.test', a: '203.0.113.10' } as const;
 
+/** The hostname, then each parent domain with at least two labels: shop.bakery.example → itself, bakery.example. */
+export function namesToProbe(hostname: string): string[] {
+  const labels = hostname.split('.');
+  return labels.slice(0, Math.max(1, labels.length - 1)).map((_, i) => labels.slice(i).join('.'));
+}
+
 export class DnsClient {
   #resolver = new Resolver({ timeout: 2000, tries: 1 });
 
   useServer(server: string | undefined): void {
     this.#resolver = new Resolver({ timeout: 2000, tries: 1 });
     if (server) this.#resolver.setServers([server]);
+  }
+
+  /**
+   * false for a nonexistent address: the hostname and each parent domain down to two labels (the registrable
+   * domain, by the two-label reading the records use too) all answer NXDOMAIN (rule domain-nonexistent-address).
+   * A name of a domain that exists, whose own DNS is not set yet, exists (rule connect-domain-before-dns).
+   * Every name is always asked, whatever the first answers, so the time a probe takes does not depend on the
+   * answer (rule domain-foreign-hostname-same-time).
+   */
+  async addressExists(hostname: string): Promise<boolean> {
+    const answers = await Promise.all(namesToProbe(hostname).map((name) => this.exists(name)));
+    return answers.some(Boolean);
   }
 
   /** true when the name exists in DNS (any answer or NODATA), false on NXDOMAIN. */
