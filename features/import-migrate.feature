@@ -15,7 +15,7 @@ Feature: Import and migration
     When "agent" calls "import_site" with:
       """
       { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Copy" },
-          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Imported" } }] }],
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Imported" } }] }],
           "assets": [{ "key": "logo", "url": "https://127.0.0.1/logo.png" }, { "key": "meta", "url": "https://169.254.169.254/latest/meta-data" }] } }
       """
     Then the call succeeds
@@ -41,12 +41,12 @@ Feature: Import and migration
       { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
           "theme": { "colors": { "primary": "#000000" } },
           "pages": [{ "key": "home", "title": "Home", "sections": [
-            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Pushed heading", "subheading": "Pushed sub" } },
-            { "externalKey": "home/news", "type": "text", "content": { "body": "New section" } }] }] } }
+            { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Pushed heading", "{{field:subheading}}": "Pushed sub" } },
+            { "externalKey": "home/news", "type": "{{type:text}}", "content": { "{{field:body}}": "New section" } }] }] } }
       """
     Then the call succeeds
     And the data at "/merged" equals "true"
-    And the data at "/keptFields/0/field" equals "heading"
+    And the data at "/keptFields/0/field" equals "{{field:heading}}"
     And the data at "/keptFields/0/appValue" equals "Owner's heading"
     And the data at "/keptFields/0/pushedValue" equals "Pushed heading"
     And the data at "/inserted" equals "[\"home/news\"]"
@@ -55,8 +55,8 @@ Feature: Import and migration
       """
       { "pageId": "{{page:main/home}}" }
       """
-    Then the data at "/page/sections/0/content/heading" equals "Owner's heading"
-    And the data at "/page/sections/0/content/subheading" equals "Pushed sub"
+    Then the data at "/page/sections/0/content/{{field:heading}}" equals "Owner's heading"
+    And the data at "/page/sections/0/content/{{field:subheading}}" equals "Pushed sub"
     When "agent" calls "get_brand"
     Then the data at "/colors/primary" equals "#1f4e79"
 
@@ -66,7 +66,7 @@ Feature: Import and migration
       """
       { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
           "pages": [{ "key": "home", "title": "Home", "sections": [
-            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "First heading", "subheading": "First sub" } }] }] } }
+            { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "First heading", "{{field:subheading}}": "First sub" } }] }] } }
       """
     Then the call succeeds
     When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading"
@@ -74,7 +74,7 @@ Feature: Import and migration
       """
       { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
           "pages": [{ "key": "home", "title": "Home", "sections": [
-            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "First heading", "subheading": "First sub" } }] }] } }
+            { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "First heading", "{{field:subheading}}": "First sub" } }] }] } }
       """
     Then the call succeeds
     And the data at "/keptFields" has 0 items
@@ -89,11 +89,11 @@ Feature: Import and migration
       """
       { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
           "pages": [{ "key": "home", "title": "Home", "sections": [
-            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Second heading", "subheading": "Second sub" } }] }] } }
+            { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Second heading", "{{field:subheading}}": "Second sub" } }] }] } }
       """
     Then the call succeeds
     And the data at "/keptFields" has 1 items
-    And the data at "/keptFields/0/field" equals "heading"
+    And the data at "/keptFields/0/field" equals "{{field:heading}}"
     And the data at "/keptFields/0/appValue" equals "Owner's heading"
     And the data at "/keptFields/0/pushedValue" equals "Second heading"
     When "agent" calls "export_site" with:
@@ -110,10 +110,10 @@ Feature: Import and migration
       """
       { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
           "pages": [{ "key": "home", "title": "Home", "sections": [
-            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Welcome" },
-              "blocks": [{ "key": "note", "type": "text", "content": { "body": "Block of a matched section" } }] },
-            { "externalKey": "home/menu", "type": "text", "content": { "body": "Our menu" },
-              "blocks": [{ "key": "bread", "type": "faq", "content": { "items": [{ "question": "Sourdough?", "answer": "Block of a new section" }] } }] }] }] } }
+            { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Welcome" },
+              "blocks": [{ "key": "note", "type": "{{type:text}}", "content": { "{{field:body}}": "Block of a matched section" } }] },
+            { "externalKey": "home/menu", "type": "{{type:text}}", "content": { "{{field:body}}": "Our menu" },
+              "blocks": [{ "key": "bread", "type": "{{type:text}}", "content": { "{{field:heading}}": "Sourdough", "{{field:body}}": "Block of a new section" } }] }] }] } }
       """
     Then the call succeeds
     When "agent" calls "export_site" with:
@@ -126,8 +126,8 @@ Feature: Import and migration
     When "ws" calls "import_site" with:
       """
       { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Copy" },
-          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Copied" },
-            "blocks": [{ "key": "hours", "type": "text", "content": { "heading": "Hours", "body": "Block of an imported site" } }] }] }] } }
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Copied" },
+            "blocks": [{ "key": "hours", "type": "{{type:text}}", "content": { "{{field:heading}}": "Hours", "{{field:body}}": "Block of an imported site" } }] }] }] } }
       """
     Then the call succeeds
     When the data at "/websiteId" is remembered as "copy"
@@ -143,7 +143,7 @@ Feature: Import and migration
     When "agent" calls "import_site" with:
       """
       { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Blocked" },
-          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Hi" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Hi" },
             "blocks": [<block>] }] }] } }
       """
     Then the call fails with "validation_failed"
@@ -151,18 +151,18 @@ Feature: Import and migration
     Then the data at "/sites" has 1 items
 
     Examples:
-      | block                                                                  |
-      | { "key": "raw", "type": "html", "content": { "html": "<b>bold</b>" } } |
-      | { "key": "raw", "type": "text", "content": { "html": "<b>bold</b>" } } |
-      | { "key": "raw", "type": "text", "content": { "body": "<script>x</script>" } } |
+      | block                                                                                             |
+      | { "key": "raw", "type": "html", "content": { "html": "<b>bold</b>" } }                            |
+      | { "key": "raw", "type": "{{type:text}}", "content": { "html": "<b>bold</b>" } }                   |
+      | { "key": "raw", "type": "{{type:text}}", "content": { "{{field:body}}": "<script>x</script>" } } |
 
   @rule:import-merge-force-keys
   Scenario: forceKeys makes one pushed field win over the app's edit
     When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading"
     And "agent" calls "import_site" with:
       """
-      { "mergeIntoWebsiteId": "{{site:main}}", "forceKeys": ["home/hero#heading"], "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
-          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "hero", "content": { "heading": "Forced heading" } }] }] } }
+      { "mergeIntoWebsiteId": "{{site:main}}", "forceKeys": ["home/hero#{{field:heading}}"], "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Forced heading" } }] }] } }
       """
     Then the call succeeds
     And the data at "/keptFields" has 0 items
@@ -170,7 +170,7 @@ Feature: Import and migration
       """
       { "pageId": "{{page:main/home}}" }
       """
-    Then the data at "/page/sections/0/content/heading" equals "Forced heading"
+    Then the data at "/page/sections/0/content/{{field:heading}}" equals "Forced heading"
 
   @rule:import-merge-needs-edit-access
   Scenario: A merge needs edit access to the target
@@ -252,9 +252,9 @@ Feature: Import and migration
       """
       { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pictures" },
           "pages": [{ "key": "home", "title": "Home", "sections": [
-            { "externalKey": "home/hero", "type": "hero", "content": { "heading": "Kept heading" } },
-            { "externalKey": "home/photo", "type": "image", "content": { "imageUrl": "https://169.254.169.254/latest/photo.png", "alt": "Metadata" } },
-            { "externalKey": "home/gallery", "type": "gallery", "content": { "images": [{ "imageUrl": "https://10.0.0.5/inside.png", "alt": "Private" }] } }] }] } }
+            { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Kept heading" } },
+            { "externalKey": "home/photo", "type": "{{decision:section-types:image}}", "content": { "imageUrl": "https://169.254.169.254/latest/photo.png", "alt": "Metadata" } },
+            { "externalKey": "home/gallery", "type": "{{decision:section-types:gallery}}", "content": { "images": [{ "imageUrl": "https://10.0.0.5/inside.png", "alt": "Private" }] } }] }] } }
       """
     Then the call succeeds
     And the data contains "169.254.169.254"
