@@ -98,6 +98,8 @@ export class Runtime {
   readonly failNextWrite = new Set<string>();
   /** Workspaces whose next tool answer fails its output check: filled only through the fixtures protocol (test mode). */
   readonly invalidNextAnswer = new Set<string>();
+  /** Workspaces whose next image the provider fails to deliver: filled only through the fixtures protocol (test mode). */
+  readonly failNextImage = new Set<string>();
   /** Loopback origins imports and migrations may fetch: set only through the fixtures protocol (test mode). */
   fetchAllowOrigins: readonly string[] = [];
   readonly pairings = new Pairings();

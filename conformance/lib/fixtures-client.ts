@@ -105,6 +105,9 @@ export class FixturesClient {
   invalidNextAnswer(workspaceId: string) {
     return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/invalid-next-answer`, {});
   }
+  failNextImage(workspaceId: string) {
+    return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/fail-next-image`, {});
+  }
   companies(userId: string) {
     return this.request<{ companies: { workspaceId: string; companyName: string; plan: string; credits: number; websites: number; trial: boolean; monthlyCreditReset: boolean; paymentProviderObject: boolean }[] }>('GET', `/users/${encodeURIComponent(userId)}/companies`);
   }

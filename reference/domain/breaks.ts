@@ -31,6 +31,7 @@ export const BREAKABLE = [
   'domain-nonexistent-address',
   'company-creation-atomic',
   'tool-answer-checked-before-commit',
+  'generate-image-charged-after-delivery',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

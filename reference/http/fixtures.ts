@@ -75,7 +75,7 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image'],
     };
   });
 
@@ -166,6 +166,14 @@ export function fixturesRouter(rt: Runtime): Router {
   router.post('/workspaces/:id/invalid-next-answer', async (ctx) => {
     if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
     rt.invalidNextAnswer.add(ctx.params.id!);
+    ctx.body = {};
+  });
+
+  // The image provider fails the next image of the workspace, as a provider outage would (§4.3: credits are
+  // charged only after delivery; rule generate-image-charged-after-delivery).
+  router.post('/workspaces/:id/fail-next-image', async (ctx) => {
+    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
+    rt.failNextImage.add(ctx.params.id!);
     ctx.body = {};
   });
 

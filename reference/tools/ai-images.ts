@@ -16,6 +16,10 @@ export function setImageProvider(provider: ImageProvider): void {
   imageProvider = provider;
 }
 
+const failingProvider: ImageProvider = {
+  render: () => Promise.reject(new Error('the image provider delivered nothing (fixtures: fail-next-image)')),
+};
+
 /** Only for the server broken for generate-image-consent-reread: consent as first seen per workspace. */
 const cachedConsent = new Map<string, boolean>();
 
@@ -32,9 +36,16 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   const consent = isBroken('generate-image-consent-reread') ? (cachedConsent.get(ws.id) ?? cachedConsent.set(ws.id, current.aiConsent).get(ws.id)!) : current.aiConsent;
   if (!consent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
   if (current.credits < cost) throw insufficient(current.credits, cost);
+  if (isBroken('generate-image-charged-after-delivery')) {
+    // The broken server charges before the provider delivers, and keeps the charge when delivery fails.
+    await rt.store.outsideHeldCommits(() => rt.store.transact(ws.id, (fresh) => void (fresh.credits -= cost)));
+    note('credits charged before delivery', { creditsSpent: cost });
+  }
+  // Test mode: the fixtures' fail-next-image makes this one delivery fail, as a provider outage would.
+  const provider = rt.failNextImage.delete(ws.id) ? failingProvider : imageProvider;
   let image: Awaited<ReturnType<ImageProvider['render']>>;
   try {
-    image = await imageProvider.render({ prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
+    image = await provider.render({ prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
   } catch {
     throw new ToolError('operation_failed', 'The image provider failed to deliver an image; nothing was charged. Try again later.');
   }
@@ -43,12 +54,14 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${assetId}.svg`);
   await writeFile(file, image.bytes);
+  // Charged only now that the image is delivered (rule generate-image-charged-after-delivery).
   const creditsRemaining = await rt.store.transact(ws.id, (fresh, tx) => {
     // Nothing half-written: no library file without its charge, whether this write or the call fails.
     tx.onAbort(() => rm(file, { force: true }));
     if (!fresh.aiConsent && !isBroken('generate-image-consent-reread')) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
-    if (fresh.credits < cost && !isBroken('generate-image-balance-never-negative')) throw insufficient(fresh.credits, cost);
-    fresh.credits -= cost;
+    const chargedUpFront = isBroken('generate-image-charged-after-delivery');
+    if (fresh.credits < (chargedUpFront ? 0 : cost) && !isBroken('generate-image-balance-never-negative')) throw insufficient(fresh.credits, cost);
+    if (!chargedUpFront) fresh.credits -= cost;
     fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
     return fresh.credits;
   });
