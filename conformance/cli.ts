@@ -3,7 +3,11 @@
 //
 //   npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE]... [--seed N] [--parallel N]
 //                          [--include-wip] [--properties] [--vitest-report FILE] [--dry-run] [--break RULE]...
-//                          [--declaration FILE] [features/x.feature[:LINE]]...
+//                          [--declaration FILE] [--report-dir DIR] [features/x.feature[:LINE]]...
+//
+// Reports, in --report-dir (default reports/ of this repository): junit.xml (one testcase per scenario),
+// report.html (Cucumber's HTML report), rules.json (rule → status → scenarios), summary.md (for a CI job summary)
+// and conformance.json (everything above in one file).
 //
 // Exit codes: 0 every check passed; 1 a check failed (or an expected failure passed); 2 the run could not start
 // (a wrong option, an unreachable target, no fixtures protocol, a wrong secret, another protocol version, an
@@ -13,6 +17,7 @@
 // workers through SITE_MCP_URL / SITE_MCP_FIXTURES_SECRET, and stops it at the end, whatever happens.
 // Exits non-zero on any unexpected failure, any generic check failure, an expected failure that now passes,
 // a failed prerequisite (e.g. the fixtures protocol answering 404), or a run in which no scenario ran.
+import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync, rmSync } from 'node:fs';
@@ -26,7 +31,7 @@ import { resolveTarget, startReferenceServer, type Target } from './lib/target.j
 import { startDnsStub } from './lib/dns-stub.js';
 import { startTestWebsite } from './lib/test-website.js';
 import { FixturesClient } from './lib/fixtures-client.js';
-import { buildReport, loadExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, vitestResults, type ScenarioResult } from './lib/report.js';
+import { buildReport, loadExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, summaryMarkdown, vitestResults, type ScenarioResult } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const { values, positionals } = parseCommandLine({
@@ -52,6 +57,7 @@ const { values, positionals } = parseCommandLine({
     // The target's implementation declaration (spec/schemas/declaration.schema.json): without it only what the
     // source says is checked, and checks that need a declared choice are reported as not checked.
     declaration: { type: 'string' },
+    'report-dir': { type: 'string' },
   },
 });
 
@@ -60,7 +66,7 @@ if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${
 process.env.SITE_MCP_SEED = seed;
 const parallel = Number(values.parallel);
 if (!Number.isInteger(parallel) || parallel < 1) usageError(`--parallel takes a positive integer, got ${JSON.stringify(values.parallel)}.`);
-const reportsDir = join(repo, 'reports');
+const reportsDir = values['report-dir'] ? resolvePath(values['report-dir']) : join(repo, 'reports');
 await mkdir(reportsDir, { recursive: true });
 
 if (values.declaration) {
@@ -178,6 +184,8 @@ async function main(): Promise<number> {
     );
     // Feature paths on the command line replace the configured ones (Cucumber would add them to the glob).
     if (positionals.length) runConfiguration.sources.paths = positionals;
+    // Reports CI understands, from Cucumber's own formatters.
+    if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'junit.xml')]: 'junit', [join(reportsDir, 'report.html')]: 'html' };
     console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${parallel} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
     // Messages are collected in-process (the message file written by the formatter may still be flushing).
     const envelopes: Record<string, any>[] = [];
@@ -208,10 +216,19 @@ async function main(): Promise<number> {
       join(reportsDir, 'conformance.json'),
       `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], finishedAt: new Date().toISOString(), ...(reportJson(report) as object) }, null, 2)}\n`,
     );
+    await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: (reportJson(report) as { rules: unknown }).rules, summary: report.summary, notChecked: report.notChecked }, null, 2)}\n`);
+    await writeFile(join(reportsDir, 'summary.md'), summaryMarkdown(report, target.url));
+    // The replay reruns the same scenario against the same target with the same choices; the secret stays in
+    // the environment, never in a printed line.
+    const sameTarget = [
+      ...(values.url ? [`--url ${values.url} --fixtures-secret "$SITE_MCP_FIXTURES_SECRET"`] : []),
+      ...(values.break ?? []).map((rule) => `--break ${rule}`),
+      ...(values.declaration ? [`--declaration ${values.declaration}`] : []),
+    ].join(' ');
     const replays = new Set(
       scenarios
         .filter((x) => x.status === 'failed' && x.source === 'cucumber')
-        .map((s) => `replay: npm run conformance -- --seed ${seed}${values.declaration ? ` --declaration ${values.declaration}` : ''} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`),
+        .map((s) => `replay: npm run conformance -- --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`),
     );
     for (const line of replays) console.log(line);
     if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);

@@ -6,6 +6,7 @@
 //     tools/list that leaves a working tool out.
 //
 //   npm run prove-checks [-- rule-id ...]
+import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BREAKABLE } from '../reference/domain/breaks.js';

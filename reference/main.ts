@@ -16,6 +16,7 @@
 //
 // Exit codes: 0 stopped by Ctrl-C or SIGTERM; 2 a wrong option or value (one sentence says which); 1 the server
 // could not start (e.g. the port is taken).
+import './require-node.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { DECISION_LIMIT_KEYS, type DecisionLimits } from './runtime.js';
 import { join, resolve } from 'node:path';

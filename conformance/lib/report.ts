@@ -246,3 +246,18 @@ export function printReport(report: Report, log: (line: string) => void = consol
   }
   log(`${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed`);
 }
+
+/** A short Markdown summary for a CI job page (e.g. $GITHUB_STEP_SUMMARY): totals, failed rules, not checked. */
+export function summaryMarkdown(report: Report, target: string): string {
+  const s = report.summary;
+  const failed = report.rules.filter((r) => r.status === 'failed' || r.status === 'xpass');
+  const lines = [
+    `## site-mcp conformance: ${s.problems === 0 ? 'passed' : 'failed'}`,
+    '',
+    `Target ${target}: **${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed**; ${s.rulesChecked} rules checked, ${s.rulesPassed} passed, ${s.rulesFailed} failed (${s.expectedFailures} expected); ${s.rulesWithoutCheck} of ${s.testableRules} testable rules have no check yet.`,
+  ];
+  if (failed.length) lines.push('', '| failed rule | scenarios |', '|---|---|', ...failed.map((r) => `| \`${r.rule}\` | ${r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.status} |`));
+  const skipped = Object.entries(report.notChecked);
+  if (skipped.length) lines.push('', `Not checked, not declared (${skipped.length}):`, '', ...skipped.map(([what, n]) => `- ${what} (${n} scenario${n === 1 ? '' : 's'})`));
+  return `${lines.join('\n')}\n`;
+}

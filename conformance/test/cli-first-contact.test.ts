@@ -1,8 +1,9 @@
 // First contact with the kit (conformance/cli.ts): a target that cannot be reached, that does not serve the
 // fixtures protocol with this secret, or a declaration that does not validate stops the run with exit 2 and one
 // sentence that says what to do, never a stack trace; the fixtures handshake answers the protocol and version.
-import { spawn } from 'node:child_process';
-import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,4 +96,30 @@ describe('first contact', () => {
       expect(stdout, script).toMatch(/Exit codes: 0 /);
     }
   });
+
+  // The machine's own Node (20 on the CI machine, which .ci/run puts Node 24 in front of): when it is older than
+  // 22, each command must say so in one sentence, not fail later inside Cucumber.
+  const oldNode = ['/usr/bin/node', '/bin/node'].find((p) => existsSync(p) && Number(spawnSync(p, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString()) < 22);
+  it.skipIf(!oldNode)('a Node older than 22 exits 2 with one sentence, in the kit and in the reference server', async () => {
+    for (const script of ['conformance/cli.ts', 'reference/main.ts']) {
+      const child = spawnSync(oldNode!, ['--import', 'tsx', script, '--url', 'http://127.0.0.1:9'], { cwd: repo, env: { ...process.env, NODE_OPTIONS: '' } });
+      expect(child.status, script).toBe(2);
+      const stderr = child.stderr.toString();
+      oneSentence(stderr);
+      expect(stderr).toMatch(/Node 22 or newer/);
+    }
+  });
+
+  it('a failing run writes junit.xml, report.html, rules.json and summary.md, and its replay line names the same server', async () => {
+    const reports = join(dir, 'reports');
+    const { code, stdout } = await cli(['--break', 'scope-ceiling', '--tags', '@rule:scope-ceiling', '--report-dir', reports, '--declaration', 'conformance/declarations/reference.yaml']);
+    expect(code, stdout.slice(-3000)).toBe(1);
+    expect(stdout).toMatch(/replay: npm run conformance -- --seed \d+ --break scope-ceiling --declaration conformance\/declarations\/reference.yaml --name/);
+    const junit = await readFile(join(reports, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuite[^>]* failures="[1-9]/);
+    expect(await readFile(join(reports, 'report.html'), 'utf8')).toMatch(/<html/i);
+    const rules = JSON.parse(await readFile(join(reports, 'rules.json'), 'utf8')) as { rules: { rule: string; status: string }[] };
+    expect(rules.rules.find((r) => r.rule === 'scope-ceiling')?.status).toBe('failed');
+    expect(await readFile(join(reports, 'summary.md'), 'utf8')).toMatch(/conformance: failed[\s\S]*`scope-ceiling`/);
+  }, 120_000);
 });
