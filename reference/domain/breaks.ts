@@ -32,6 +32,10 @@ export const BREAKABLE = [
   'company-creation-atomic',
   'tool-answer-checked-before-commit',
   'generate-image-charged-after-delivery',
+  'import-merge-never-touches-config',
+  'import-merge-force-keys',
+  'create-site-empty-draft',
+  'portable-site-contents',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

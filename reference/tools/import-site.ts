@@ -199,11 +199,13 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
         report.inserted.push(pushed.externalKey);
         continue;
       }
-      if (existing.type !== pushed.type && !forced.has(pushed.externalKey)) {
+      if (existing.type !== pushed.type && !(forced.has(pushed.externalKey) && !isBroken('import-merge-force-keys'))) {
         report.keptFields.push({ key: pushed.externalKey, field: '(type)', appValue: existing.type, pushedValue: pushed.type });
         continue;
       }
-      const wholeForced = forced.has(pushed.externalKey);
+      // The whole-section form <page>/<section> makes the pushed section win whole (rule import-merge-force-keys);
+      // the broken server honours only the field form.
+      const wholeForced = forced.has(pushed.externalKey) && !isBroken('import-merge-force-keys');
       const edited = new Set(wholeForced ? [] : (site.appEdits[existing.sectionId] ?? []));
       const bases = site.syncBases?.[existing.sectionId] ?? {};
       const merged: Record<string, unknown> = wholeForced ? structuredClone(pushed.content) : structuredClone(existing.content);
@@ -235,19 +237,26 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
   return report;
 }
 
+/** What a new import takes besides pages: the site's identity, theme and fonts (never a merge's, see importInto). */
+function takeConfig(site: Site, snapshot: PortableSite): void {
+  site.name = snapshot.site.name;
+  site.businessName = snapshot.site.businessName ?? snapshot.site.name;
+  if (snapshot.fonts) site.draft.fonts = structuredClone(snapshot.fonts);
+  if (snapshot.theme?.colors) site.brand.colors = { ...site.brand.colors, ...snapshot.theme.colors };
+  if (snapshot.theme?.style) site.brand.style = snapshot.theme.style;
+}
+
 function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, assets: Site['draft']['assets']): Site {
   const businessName = snapshot.site.businessName ?? snapshot.site.name;
   const site = newSite({ name: snapshot.site.name, businessName, members, now });
   site.draft.pages = snapshot.pages.map(toPage);
   // What a new site was created from is the base of its first merge (rule import-merge-three-way).
   snapshot.pages.forEach((page, p) => page.sections.forEach((pushed, s) => rememberBase(site, site.draft.pages[p]!.sections[s]!.sectionId, pushed.content)));
-  if (snapshot.fonts) site.draft.fonts = structuredClone(snapshot.fonts);
+  takeConfig(site, snapshot);
   site.draft.assets = assets;
   site.draft.redirects = structuredClone(snapshot.redirects ?? []);
   site.draft.collections = structuredClone(snapshot.collections ?? []);
   site.records.services = (snapshot.services ?? []).map((s) => ({ serviceId: newId('service'), websiteId: site.websiteId, name: s.name, description: s.description, status: 'draft', createdAt: now.toISOString() }));
-  if (snapshot.theme?.colors) site.brand.colors = { ...site.brand.colors, ...snapshot.theme.colors };
-  if (snapshot.theme?.style) site.brand.style = snapshot.theme.style;
   if (snapshot.contact) site.contact = structuredClone(snapshot.contact);
   if (snapshot.analytics) site.analytics = structuredClone(snapshot.analytics);
   recordChange(site, now, 'import', 'Site imported from a PortableSiteV1 snapshot');
@@ -274,6 +283,9 @@ export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, 
       site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
       if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
       const report = mergeDraft(site, snapshot.pages, options.forceKeys ?? []);
+      // Site identity, theme and fonts are never merged (rule import-merge-never-touches-config); the broken server
+      // takes them from the snapshot as a new import does.
+      if (isBroken('import-merge-never-touches-config')) takeConfig(site, snapshot);
       recordChange(site, now, 'import-merge', `Import merged: ${report.updated.length} sections updated, ${report.inserted.length} inserted`);
       return { websiteId: site.websiteId, restorePointId, ...report };
     });

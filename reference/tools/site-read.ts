@@ -93,7 +93,10 @@ const get_analytics_summary: ToolHandler<{ period?: '7d' | '30d' | '90d' }> = ({
 
 /** PortableSiteV1 of the draft (never the published snapshot): rules export-site-whole-draft, portable-site-*. */
 export function toPortableSite(site: Site, now: Date) {
-  const d = site.draft;
+  // The broken server of portable-site-contents exports pages and sections only: no fonts, assets, services,
+  // collections or redirects.
+  const d = isBroken('portable-site-contents') ? { ...site.draft, fonts: [], assets: [], collections: [], redirects: [] } : site.draft;
+  const services = isBroken('portable-site-contents') ? [] : site.records.services;
   return {
     format: 'PortableSiteV1' as const,
     exportedAt: now.toISOString(),
@@ -118,7 +121,7 @@ export function toPortableSite(site: Site, now: Date) {
       })),
     })),
     assets: d.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
-    services: site.records.services.map((s) => ({ key: String(s.serviceId), name: String(s.name), ...(s.description ? { description: String(s.description) } : {}) })),
+    services: services.map((s) => ({ key: String(s.serviceId), name: String(s.name), ...(s.description ? { description: String(s.description) } : {}) })),
     collections: d.collections,
     redirects: d.redirects,
     contact: site.contact,

@@ -1,0 +1,155 @@
+Feature: A whole site as PortableSiteV1, and the empty site create_site makes
+  What an export carries, what a merge may never change, the whole-section form of forceKeys, and a new site that
+  carries the business name only (§2.3, §4.3).
+
+  Background:
+    Given a workspace:
+      """
+      { "plan": "business", "users": [{ "key": "olive" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner" },
+                    "records": { "services": [{ "name": "Wheel throwing {{random:seeded}}", "status": "draft" }] } }] }
+      """
+    And "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
+    And "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write, workspace:write, commerce:write"
+
+  @rule:import-merge-never-touches-config
+  Scenario: A merge leaves the site's identity, theme and fonts as they were
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1",
+          "site": { "name": "Renamed {{random:name}}", "businessName": "Renamed {{random:name}} Ltd" },
+          "theme": { "colors": { "primary": "#0b0c0d", "secondary": "#0b0c0e", "accent": "#0b0c0f" }, "style": "style{{random:style}}" },
+          "fonts": [{ "role": "heading", "family": "Font{{random:font}}" }, { "role": "body", "family": "Font{{random:font}}" }],
+          "pages": [] } }
+      """
+    Then the call succeeds
+    When "agent" calls "export_site"
+    Then the call succeeds
+    And the data does not contain "Renamed {{random:name}}"
+    And the data does not contain "Font{{random:font}}"
+    And the data does not contain "#0b0c0d"
+    And the data does not contain "style{{random:style}}"
+    # The brand colours of a fixtures world are part of the protocol (conformance/README.md).
+    When "agent" calls "get_brand"
+    Then the call succeeds
+    And the data contains "#1f4e79"
+    And the data does not contain "#0b0c0d"
+    And the data does not contain "Renamed {{random:name}}"
+    When "agent" calls "get_site_overview"
+    Then the call succeeds
+    And the data does not contain "Renamed {{random:name}}"
+    # The same snapshot imported as a new site brings its fonts and theme along, so the reads above would see them.
+    When "ws" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1",
+          "site": { "name": "Copy {{random:name}}" },
+          "theme": { "colors": { "primary": "#0b0c0d" } },
+          "fonts": [{ "role": "heading", "family": "Font{{random:font}}" }],
+          "pages": [] } }
+      """
+    Then the call succeeds
+    When the data at "/websiteId" is remembered as "copy"
+    And "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:copy}}" }
+      """
+    Then the data contains "Font{{random:font}}"
+    When "ws" calls "get_brand" with:
+      """
+      { "websiteId": "{{remembered:copy}}" }
+      """
+    Then the data contains "#0b0c0d"
+
+  @rule:import-merge-force-keys
+  Scenario: forceKeys "<page>/<section>" makes the whole pushed section win over the app's edits
+    When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading {{random:h}}"
+    And "olive" edits "main/home/hero" field "subheading" in the app to "Owner's subheading {{random:h}}"
+    And "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "forceKeys": ["home/hero"], "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}",
+            "content": { "{{field:heading}}": "Forced heading {{random:f}}", "{{field:subheading}}": "Forced subheading {{random:f}}" } }] }] } }
+      """
+    Then the call succeeds
+    And the data at "/keptFields" has 0 items
+    When "agent" calls "export_site"
+    Then the data contains "Forced heading {{random:f}}"
+    And the data contains "Forced subheading {{random:f}}"
+    And the data does not contain "Owner's heading {{random:h}}"
+    And the data does not contain "Owner's subheading {{random:h}}"
+    # Without the key the app's edits win: forceKeys is what made the difference.
+    When "olive" edits "main/home/hero" field "heading" in the app to "Owner's heading again {{random:h}}"
+    And "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}",
+            "content": { "{{field:heading}}": "Unforced heading {{random:f}}" } }] }] } }
+      """
+    Then the call succeeds
+    When "agent" calls "export_site"
+    Then the data contains "Owner's heading again {{random:h}}"
+    And the data does not contain "Unforced heading {{random:f}}"
+
+  @rule:portable-site-contents @rule:export-site-whole-draft
+  Scenario: An export carries the site's services, fonts, collections and redirects
+    When "agent" calls "export_site"
+    Then the call succeeds
+    And the data contains "Wheel throwing {{random:seeded}}"
+    When "ws" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pottery {{random:site}}" },
+          "fonts": [{ "role": "heading", "family": "Glaze{{random:font}}" }, { "role": "body", "family": "Clay{{random:font}}" }],
+          "pages": [],
+          "services": [{ "key": "class", "name": "Pottery class {{random:service}}" }],
+          "collections": [{ "key": "glazes", "name": "Glazes", "items": [{ "name": "Celadon {{random:item}}" }] }],
+          "redirects": [{ "from": "/old-{{random:path}}", "to": "/" }] } }
+      """
+    Then the call succeeds
+    When the data at "/websiteId" is remembered as "pottery"
+    And "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:pottery}}" }
+      """
+    Then the call succeeds
+    And the data contains "Glaze{{random:font}}"
+    And the data contains "Clay{{random:font}}"
+    And the data contains "Pottery class {{random:service}}"
+    And the data contains "Celadon {{random:item}}"
+    And the data contains "/old-{{random:path}}"
+
+  @rule:create-site-empty-draft
+  Scenario: create_site makes an unpublished draft that carries the business name and nothing invented
+    When "ws" calls "list_services" with:
+      """
+      { "websiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    And the data contains "Wheel throwing {{random:seeded}}"
+    When "ws" calls "list_products" with:
+      """
+      { "websiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    And the answer is remembered as "no products"
+    When "ws" calls "create_site" with:
+      """
+      { "businessName": "Kiln {{random:business}} Studio" }
+      """
+    Then the call succeeds
+    When the data at "/websiteId" is remembered as "new"
+    Then the site remembered as "new" is not published
+    When "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:new}}" }
+      """
+    Then the call succeeds
+    And the data contains "Kiln {{random:business}} Studio"
+    And the data does not contain "Wheel throwing {{random:seeded}}"
+    And the data at "/snapshot/services" has 0 items
+    And the sections in the data at "/snapshot/pages" carry no text but "Kiln {{random:business}} Studio"
+    # No invented product or price: the new site lists its products exactly as a site without any does.
+    When "ws" calls "list_products" with:
+      """
+      { "websiteId": "{{remembered:new}}" }
+      """
+    Then the answer looks exactly like the remembered "no products"
