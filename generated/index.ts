@@ -57,3 +57,4 @@ export type { SetSectionLayoutInput, SetSectionLayoutOutput } from './tools/set_
 export type { UpdateBusinessNameInput, UpdateBusinessNameOutput } from './tools/update_business_name.js';
 export type { UpdatePageSeoInput, UpdatePageSeoOutput } from './tools/update_page_seo.js';
 export type { UpdateSectionTextInput, UpdateSectionTextOutput } from './tools/update_section_text.js';
+export type { ToolName, ToolTypes } from './tool-map.js';

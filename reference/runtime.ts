@@ -1,7 +1,7 @@
 // The services one reference-server process shares: store, activity log, limiters, the tool catalogue from
 // spec/ with its compiled validators, and the handler table. Built once at start-up, never per request.
 import { readFileSync } from 'node:fs';
-import { compileToolValidators, loadTools, type ToolDefinition } from '../spec/index.js';
+import { compileToolValidators, loadTools, targetsSite, type ToolDefinition } from '../spec/index.js';
 import { ActivityLog } from './store/activity.js';
 import { Store } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
@@ -41,17 +41,7 @@ export interface CatalogueEntry {
 /** Derives each tool's gate from its spec definition: read-only tools need a viewer, owner-only an owner. */
 function gateOf(definition: ToolDefinition): Gate {
   const minRole: Role = definition.gates.includes('owner-only') ? 'owner' : definition.annotations?.readOnlyHint ? 'viewer' : 'editor';
-  type ObjectSchema = { properties?: Record<string, unknown>; oneOf?: ObjectSchema[] };
-  const input = definition.inputSchema as ObjectSchema;
-  // A discriminated input (crm_update) declares websiteId in each branch.
-  const takesWebsiteId = 'websiteId' in (input.properties ?? {}) || (input.oneOf ?? []).some((b) => 'websiteId' in (b.properties ?? {}));
-  return {
-    scopes: definition.scopes,
-    gates: definition.gates,
-    minRole,
-    // confirm_pending_action acts on its plan's own website; its websiteId only detects re-pointing (§2.6).
-    targetsSite: takesWebsiteId && definition.name !== 'confirm_pending_action' && definition.name !== 'prepare_create_company',
-  };
+  return { scopes: definition.scopes, gates: definition.gates, minRole, targetsSite: targetsSite(definition) };
 }
 
 export function loadCatalogue(): Map<string, CatalogueEntry> {

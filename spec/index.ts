@@ -85,6 +85,20 @@ export function loadTools(): ToolDefinition[] {
   return toolsCache;
 }
 
+/**
+ * Whether the call path resolves and authorizes one website before the tool's handler runs: every tool taking a
+ * websiteId (in each branch of a discriminated input such as crm_update's) except two whose websiteId is not
+ * their target. confirm_pending_action acts on its plan's own website; its websiteId only detects re-pointing
+ * (§2.6). prepare_create_company's website is only where the owner approves (rule plan-company-anchor-context-only).
+ * Read by the call path and by the type generator, so a handler's typed `site` and the gate cannot disagree.
+ */
+export function targetsSite(definition: ToolDefinition): boolean {
+  type ObjectSchema = { properties?: Record<string, unknown>; oneOf?: ObjectSchema[] };
+  const input = definition.inputSchema as ObjectSchema;
+  const takesWebsiteId = 'websiteId' in (input.properties ?? {}) || (input.oneOf ?? []).some((b) => 'websiteId' in (b.properties ?? {}));
+  return takesWebsiteId && definition.name !== 'confirm_pending_action' && definition.name !== 'prepare_create_company';
+}
+
 export function toolFiles(): { file: string; definition: ToolDefinition }[] {
   return walk(join(specDir, 'tools'), '.json').map((path) => ({ file: rel(path), definition: JSON.parse(readFileSync(path, 'utf8')) as ToolDefinition }));
 }

@@ -8,7 +8,7 @@ import { rateLimited } from '../domain/rate-limit.js';
 import type { Site } from '../domain/model.js';
 import type { ActivityEntry } from '../store/activity.js';
 import type { CatalogueEntry, Runtime } from '../runtime.js';
-import { handlers } from '../tools/index.js';
+import { handlerFor } from '../tools/index.js';
 import type { ToolContext } from '../tools/types.js';
 import { isBroken } from '../domain/breaks.js';
 import type { Envelope } from './envelope.js';
@@ -115,7 +115,7 @@ export async function callTool(
       const refused = rt.limiter.take([{ key: `throttle:${name}:${ws.id}`, window: throttle }], now.getTime());
       if (refused) throw rateLimited(`${name} in this workspace`, refused, 'throttled');
     }
-    const handler = handlers[name];
+    const handler = handlerFor(name);
     if (!handler) {
       throw new ToolError('not_implemented', `${name} is in the catalogue but the reference server does not implement it yet.`, { tool: name });
     }
