@@ -1,19 +1,18 @@
 // Advanced editor tools (§4.3; content:write + the invite-only advanced-editor grant, checked by the gate in
 // mcp/call-tool.ts): get_section_json, replace_section_content, set_section_layout.
 import { ToolError } from '../domain/errors.js';
-import type { Layout } from '../domain/model.js';
 import { findSection, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';
-import type { ToolHandler } from './types.js';
+import { defineTool } from './types.js';
 import { isBroken } from '../domain/breaks.js';
 
-const get_section_json: ToolHandler<{ sectionId: string }> = ({ site, args }) => {
-  const { page, section } = findSection(site!, args.sectionId);
+const get_section_json = defineTool('get_section_json', ({ site, args }) => {
+  const { page, section } = findSection(site, args.sectionId);
   return { sectionId: section.sectionId, externalKey: `${page.key}/${section.key}`, type: section.type, content: section.content, layout: section.layout, rev: section.rev };
-};
+});
 
 /** Optimistic concurrency: the write happens only if clientRev is the current rev (rule replace-section-stale-rev-rejected). */
-const replace_section_content: ToolHandler<{ sectionId: string; clientRev: number; content: Record<string, unknown> }> = async ({ args, write, note, now }) => {
+const replace_section_content = defineTool('replace_section_content', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const { section } = findSection(site, args.sectionId);
     if (args.clientRev !== section.rev && !isBroken('replace-section-stale-rev-rejected')) {
@@ -29,9 +28,9 @@ const replace_section_content: ToolHandler<{ sectionId: string; clientRev: numbe
   });
   note('section content replaced');
   return result;
-};
+});
 
-const set_section_layout: ToolHandler<{ sectionId: string; layout: Layout }> = async ({ args, write, note, now }) => {
+const set_section_layout = defineTool('set_section_layout', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const { section } = findSection(site, args.sectionId);
     section.layout = { ...section.layout, ...args.layout };
@@ -40,6 +39,6 @@ const set_section_layout: ToolHandler<{ sectionId: string; layout: Layout }> = a
   });
   note(`section layout set (${Object.keys(args.layout).join(', ')})`);
   return result;
-};
+});
 
 export const advancedEditorHandlers = { get_section_json, replace_section_content, set_section_layout };

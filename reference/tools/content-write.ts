@@ -3,12 +3,12 @@
 // site revision and records a draft change; the published snapshot is never touched (rule content-write-draft-only).
 import { ToolError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import type { Page } from '../domain/model.js';
+import type { Page, Site } from '../domain/model.js';
 import { findPage, findSection, newSection, recordChange, uniqueSlug } from '../domain/site.js';
 import { setSectionText, validateSectionContent } from '../domain/section-content.js';
-import type { ToolHandler } from './types.js';
+import { defineTool } from './types.js';
 
-const update_section_text: ToolHandler<{ sectionId: string; field: string; text: string }> = async ({ args, write, note, now }) => {
+const update_section_text = defineTool('update_section_text', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const { section } = findSection(site, args.sectionId);
     setSectionText(section, args.field, args.text);
@@ -16,9 +16,9 @@ const update_section_text: ToolHandler<{ sectionId: string; field: string; text:
   });
   note(`section text field "${args.field}" updated`);
   return result;
-};
+});
 
-const update_page_seo: ToolHandler<{ pageId: string; title?: string; description?: string }> = async ({ args, write, note, now }) => {
+const update_page_seo = defineTool('update_page_seo', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const page = findPage(site, args.pageId);
     if (args.title !== undefined) page.seo.title = args.title;
@@ -27,9 +27,9 @@ const update_page_seo: ToolHandler<{ pageId: string; title?: string; description
   });
   note(`page SEO updated (${['title', 'description'].filter((k) => k in args).join(', ')})`);
   return result;
-};
+});
 
-const add_section: ToolHandler<{ pageId: string; type: string; content: Record<string, unknown>; position?: number }> = async ({ args, write, note, now }) => {
+const add_section = defineTool('add_section', async ({ args, write, note, now }) => {
   validateSectionContent(args.type, args.content);
   const result = await write((_ws, site) => {
     const page = findPage(site, args.pageId);
@@ -49,23 +49,22 @@ const add_section: ToolHandler<{ pageId: string; type: string; content: Record<s
   });
   note(`${args.type} section added`);
   return result;
-};
+});
 
-const move_section: ToolHandler<{ sectionId: string; position: number }> = async ({ args, write, note, now }) => {
+const move_section = defineTool('move_section', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const { page, index } = findSection(site, args.sectionId);
     if (args.position >= page.sections.length) {
       throw new ToolError('validation_failed', `position ${args.position} is past the end of the page (${page.sections.length} sections).`, { issues: [{ path: '/position', message: `at most ${page.sections.length - 1}` }] });
     }
-    const [section] = page.sections.splice(index, 1);
-    page.sections.splice(args.position, 0, section!);
+    page.sections.splice(args.position, 0, ...page.sections.splice(index, 1));
     return { sectionId: args.sectionId, pageId: page.pageId, position: args.position, siteRevision: recordChange(site, now, 'section-moved', `A section moved on page "${page.slug}"`) };
   });
   note('section moved');
   return result;
-};
+});
 
-const set_section_hidden: ToolHandler<{ sectionId: string; hidden: boolean }> = async ({ args, write, note, now }) => {
+const set_section_hidden = defineTool('set_section_hidden', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const { section } = findSection(site, args.sectionId);
     section.hidden = args.hidden;
@@ -74,9 +73,9 @@ const set_section_hidden: ToolHandler<{ sectionId: string; hidden: boolean }> = 
   });
   note(`section ${args.hidden ? 'hidden' : 'shown'}`);
   return result;
-};
+});
 
-function addPage(site: Parameters<Parameters<Parameters<ToolHandler>[0]['write']>[0]>[1], input: { title: string; slug?: string; kind: Page['kind'] }): Page {
+function addPage(site: Site, input: { title: string; slug?: string; kind: Page['kind'] }): Page {
   if (input.slug && site.draft.pages.some((p) => p.slug === input.slug)) {
     throw new ToolError('validation_failed', `A page with slug "${input.slug}" exists; choose another slug.`, { issues: [{ path: '/slug', message: 'already used on this site' }] });
   }
@@ -86,16 +85,16 @@ function addPage(site: Parameters<Parameters<Parameters<ToolHandler>[0]['write']
   return page;
 }
 
-const create_page: ToolHandler<{ title: string; slug?: string }> = async ({ args, write, note, now }) => {
+const create_page = defineTool('create_page', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const page = addPage(site, { title: args.title, slug: args.slug, kind: 'page' });
     return { pageId: page.pageId, slug: page.slug, siteRevision: recordChange(site, now, 'page-created', `Page "${page.slug}" created`) };
   });
   note('page created');
   return result;
-};
+});
 
-const create_blog_post: ToolHandler<{ title: string; body: string; excerpt?: string; slug?: string }> = async ({ args, write, note, now }) => {
+const create_blog_post = defineTool('create_blog_post', async ({ args, write, note, now }) => {
   const content = { heading: args.title, body: args.body };
   validateSectionContent('text', content);
   const result = await write((_ws, site) => {
@@ -106,6 +105,6 @@ const create_blog_post: ToolHandler<{ title: string; body: string; excerpt?: str
   });
   note('blog post created as draft');
   return result;
-};
+});
 
 export const contentWriteHandlers = { update_section_text, update_page_seo, add_section, move_section, set_section_hidden, create_page, create_blog_post };

@@ -36,8 +36,8 @@ const notYetTyped = <T extends Record<string, ToolHandler>>(area: T) => area as 
 
 export const handlers: HandlerTable = joinAreas(
   notYetTyped(siteReadHandlers),
-  notYetTyped(contentWriteHandlers),
-  notYetTyped(advancedEditorHandlers),
+  contentWriteHandlers,
+  advancedEditorHandlers,
   notYetTyped(importHandlers),
   notYetTyped(migrateHandlers),
   notYetTyped(commerceHandlers),
