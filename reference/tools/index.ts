@@ -3,7 +3,7 @@
 // to compile (reference/test/catalogue.test.ts checks the same at run time).
 import type { ToolName } from '../../generated/tool-map.js';
 import type { HandlerOf, HandlerTable, ToolContext, ToolHandler } from './types.js';
-import { siteReadHandlers } from './site-read.js';
+import { exportHandlers, siteReadHandlers } from './site-read.js';
 import { contentWriteHandlers } from './content-write.js';
 import { advancedEditorHandlers } from './advanced-editor.js';
 import { importHandlers } from './import-site.js';
@@ -35,7 +35,8 @@ function joinAreas<const T extends readonly object[]>(
 const notYetTyped = <T extends Record<string, ToolHandler>>(area: T) => area as unknown as { [K in keyof T]: K extends ToolName ? HandlerOf<K> : never };
 
 export const handlers: HandlerTable = joinAreas(
-  notYetTyped(siteReadHandlers),
+  siteReadHandlers,
+  notYetTyped(exportHandlers),
   contentWriteHandlers,
   advancedEditorHandlers,
   notYetTyped(importHandlers),
