@@ -41,12 +41,12 @@ export const handlers: HandlerTable = joinAreas(
   advancedEditorHandlers,
   notYetTyped(importHandlers),
   notYetTyped(migrateHandlers),
-  notYetTyped(commerceHandlers),
-  notYetTyped(settingsAccessCommsHandlers),
+  commerceHandlers,
+  settingsAccessCommsHandlers,
   notYetTyped(domainHandlers),
   notYetTyped(aiImageHandlers),
   notYetTyped(crmHandlers),
-  notYetTyped(workspaceHandlers),
+  workspaceHandlers,
   notYetTyped(reviewedHandlers),
 );
 

@@ -6,7 +6,7 @@ import type { Site, WorkspaceDoc } from '../domain/model.js';
 import { newId } from '../domain/ids.js';
 import { newSite, recordChange } from '../domain/site.js';
 import { editorUrl } from './site-read.js';
-import type { ToolHandler } from './types.js';
+import { defineTool } from './types.js';
 import { isBroken } from '../domain/breaks.js';
 import type { Runtime } from '../runtime.js';
 
@@ -42,7 +42,7 @@ function inventContent(site: Site, now: Date): void {
   });
 }
 
-const create_site: ToolHandler<{ businessName: string }> = async ({ rt, ws, connection, args, note, now }) => {
+const create_site = defineTool('create_site', async ({ rt, ws, connection, args, note, now }) => {
   checkWorkspaceOwner(ws, connection.createdBy);
   checkSiteLimit(rt, ws);
   const site = await rt.store.transact(ws.id, (fresh, tx) => {
@@ -55,7 +55,7 @@ const create_site: ToolHandler<{ businessName: string }> = async ({ rt, ws, conn
     return created;
   });
   note('site created');
-  return { websiteId: site.websiteId, editorUrl: editorUrl(rt, site.websiteId), status: 'unpublished' as const };
-};
+  return { websiteId: site.websiteId, editorUrl: editorUrl(rt, site.websiteId), status: 'unpublished' };
+});
 
 export const workspaceHandlers = { create_site };
