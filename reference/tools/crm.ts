@@ -3,8 +3,8 @@
 // never changes an email. Lead text comes from anonymous visitors: it is returned as data, marked untrusted.
 import { ToolError, recordNotFound } from '../domain/errors.js';
 import { checkWorkspaceGates } from '../domain/authorize.js';
-import type { Site } from '../domain/model.js';
-import type { ToolHandler } from './types.js';
+import type { Booking, BookingStatus, Contact, ContactStatus, Lead, LeadStatus } from '../../generated/schemas/customer-records.js';
+import { defineTool } from './types.js';
 
 type RecordType = 'lead' | 'booking' | 'contact';
 const COLLECTION = { lead: 'leads', booking: 'bookings', contact: 'contacts' } as const;
@@ -13,25 +13,28 @@ const DEFAULT_STATUS = { lead: 'new', booking: 'confirmed', contact: 'active' } 
 
 const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
 
-function leadView(r: Record<string, unknown>) {
+// Stored records are free-form (the fixtures protocol writes any fields), so a view reads each field as the
+// output schema types it; the output check before commit catches a stored status outside the schema's values.
+
+function leadView(r: Record<string, unknown>): Lead {
   return {
     leadId: String(r.leadId),
     websiteId: String(r.websiteId),
-    status: (r.status as string) ?? DEFAULT_STATUS.lead,
+    status: (r.status as LeadStatus | undefined) ?? DEFAULT_STATUS.lead,
     handled: Boolean(r.handled),
     note: str(r.note),
     followUpAt: str(r.followUpAt),
     createdAt: String(r.createdAt),
     // Visitor-written fields travel in one marked envelope (rule crm-lead-text-is-data).
-    visitorText: { untrusted: true as const, name: str(r.name) ?? '', email: str(r.email) ?? '', phone: str(r.phone) ?? '', message: str(r.message) ?? '' },
+    visitorText: { untrusted: true, name: str(r.name) ?? '', email: str(r.email) ?? '', phone: str(r.phone) ?? '', message: str(r.message) ?? '' },
   };
 }
 
-function bookingView(r: Record<string, unknown>) {
+function bookingView(r: Record<string, unknown>): Booking {
   return {
     bookingId: String(r.bookingId),
     websiteId: String(r.websiteId),
-    status: (r.status as string) ?? DEFAULT_STATUS.booking,
+    status: (r.status as BookingStatus | undefined) ?? DEFAULT_STATUS.booking,
     handled: Boolean(r.handled),
     note: str(r.note),
     startsAt: String(r.startsAt ?? r.createdAt),
@@ -40,11 +43,11 @@ function bookingView(r: Record<string, unknown>) {
   };
 }
 
-function contactView(r: Record<string, unknown>) {
+function contactView(r: Record<string, unknown>): Contact {
   return {
     contactId: String(r.contactId),
     websiteId: String(r.websiteId),
-    status: (r.status as string) ?? DEFAULT_STATUS.contact,
+    status: (r.status as ContactStatus | undefined) ?? DEFAULT_STATUS.contact,
     handled: Boolean(r.handled),
     note: str(r.note),
     name: str(r.name) ?? '',
@@ -54,35 +57,50 @@ function contactView(r: Record<string, unknown>) {
   };
 }
 
-const VIEW: Record<RecordType, (r: Record<string, unknown>) => Record<string, unknown>> = { lead: leadView, booking: bookingView, contact: contactView };
-
-function lister(type: RecordType): ToolHandler<{ status?: string; limit?: number; cursor?: string }> {
-  return ({ site, args, note }) => {
-    const all = site!.records[COLLECTION[type]].map(VIEW[type]).filter((r) => !args.status || r.status === args.status);
-    const start = args.cursor ? Math.max(0, all.findIndex((r) => r[ID_FIELD[type]] === args.cursor) + 1) : 0;
-    const limit = args.limit ?? 50;
-    const items = all.slice(start, start + limit);
-    note(`${COLLECTION[type]} listed (${items.length})`);
-    return { items, nextCursor: start + limit < all.length ? String(items[items.length - 1]![ID_FIELD[type]]) : null };
-  };
+/** Filters the views by status and pages them by the id of the last item returned. */
+function page<T extends { status: string }>(all: T[], idOf: (item: T) => string, args: { status?: string; limit?: number; cursor?: string }) {
+  const matching = all.filter((r) => !args.status || r.status === args.status);
+  const start = args.cursor ? Math.max(0, matching.findIndex((r) => idOf(r) === args.cursor) + 1) : 0;
+  const limit = args.limit ?? 50;
+  const items = matching.slice(start, start + limit);
+  const last = items.at(-1);
+  return { items, nextCursor: last && start + limit < matching.length ? idOf(last) : null };
 }
+
+const list_leads = defineTool('list_leads', ({ site, args, note }) => {
+  const answer = page(site.records.leads.map(leadView), (r) => r.leadId, args);
+  note(`leads listed (${answer.items.length})`);
+  return answer;
+});
+
+const list_bookings = defineTool('list_bookings', ({ site, args, note }) => {
+  const answer = page(site.records.bookings.map(bookingView), (r) => r.bookingId, args);
+  note(`bookings listed (${answer.items.length})`);
+  return answer;
+});
+
+const list_contacts = defineTool('list_contacts', ({ site, args, note }) => {
+  const answer = page(site.records.contacts.map(contactView), (r) => r.contactId, args);
+  note(`contacts listed (${answer.items.length})`);
+  return answer;
+});
 
 interface CrmChanges { status?: string; handled?: boolean; note?: string | null; followUpAt?: string | null }
 
-function applyChanges(type: RecordType, record: Record<string, unknown>, changes: CrmChanges): string[] {
+function applyChanges(type: RecordType, record: Record<string, unknown>, changes: CrmChanges): (keyof CrmChanges)[] {
   if (type === 'booking' && changes.status !== undefined) {
     // Only no_show, and not from a cancelled or completed booking (rules crm-booking-no-show-only,
     // crm-booking-cancel-complete-refused): those moves are queued for the reviewed rail.
     if (changes.status !== 'no_show') {
       // §3: cancelled, completed, restoring and rescheduling are not done by this tool; they are queued for the reviewed rail.
-      throw new ToolError('not_available', `A booking cannot be set to ${String(changes.status)} over MCP: cancelling, completing or rescheduling goes through the reviewed rail in the app, where the owner confirms it. crm_update can only mark a booking no_show.`, { use: 'the app' });
+      throw new ToolError('not_available', `A booking cannot be set to ${changes.status} over MCP: cancelling, completing or rescheduling goes through the reviewed rail in the app, where the owner confirms it. crm_update can only mark a booking no_show.`, { use: 'the app' });
     }
     if (record.status === 'cancelled' || record.status === 'completed') {
       throw new ToolError('not_available', `This booking is ${String(record.status)}; it cannot be changed by crm_update.`);
     }
   }
   if (changes.followUpAt !== undefined && type !== 'lead') throw new ToolError('validation_failed', 'followUpAt exists on leads only.');
-  const changed: string[] = [];
+  const changed: (keyof CrmChanges)[] = [];
   for (const field of ['status', 'handled', 'note', 'followUpAt'] as const) {
     if (changes[field] === undefined) continue;
     record[field] = changes[field];
@@ -91,12 +109,12 @@ function applyChanges(type: RecordType, record: Record<string, unknown>, changes
   return changed;
 }
 
-const crm_update: ToolHandler<{ recordType: RecordType; recordId: string; changes: CrmChanges }> = async ({ args, ws, write, note }) => {
+const crm_update = defineTool('crm_update', async ({ args, ws, write, note }) => {
   const { recordType, recordId, changes } = args;
   // The tool's gate is the crm area; a booking also needs the bookings area (rule authz-agency-area-off).
   if (recordType === 'booking') checkWorkspaceGates(ws, { gates: ['area:bookings'] }, 'crm_update');
   try {
-    const changedFields = await write((_ws, site: Site) => {
+    const changedFields = await write((_ws, site) => {
       // Looks in the target site only: another site's id answers exactly like a missing one (rule crm-update-cross-site-not-found).
       const record = site.records[COLLECTION[recordType]].find((r) => r[ID_FIELD[recordType]] === recordId);
       if (!record) throw recordNotFound(recordType, recordId);
@@ -109,6 +127,6 @@ const crm_update: ToolHandler<{ recordType: RecordType; recordId: string; change
     if (error instanceof ToolError && error.code === 'not_found') note(`${recordType} lookup missed`);
     throw error;
   }
-};
+});
 
-export const crmHandlers = { list_leads: lister('lead'), list_bookings: lister('booking'), list_contacts: lister('contact'), crm_update };
+export const crmHandlers = { list_leads, list_bookings, list_contacts, crm_update };

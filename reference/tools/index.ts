@@ -45,7 +45,7 @@ export const handlers: HandlerTable = joinAreas(
   settingsAccessCommsHandlers,
   notYetTyped(domainHandlers),
   notYetTyped(aiImageHandlers),
-  notYetTyped(crmHandlers),
+  crmHandlers,
   workspaceHandlers,
   notYetTyped(reviewedHandlers),
 );
