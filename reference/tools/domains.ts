@@ -7,7 +7,7 @@ import { ToolError } from '../domain/errors.js';
 import { DNS_TARGET } from '../domain/dns.js';
 import { isBroken } from '../domain/breaks.js';
 import type { Site } from '../domain/model.js';
-import type { ToolHandler } from './types.js';
+import { defineTool } from './types.js';
 import type { Runtime } from '../runtime.js';
 
 interface DomainRecord { hostname: string; status: 'pending' | 'verified' | 'failed'; primary: boolean; verifyToken: string; createdAt: string; checkedAt?: string }
@@ -48,15 +48,15 @@ function unavailable(hostname: string): ToolError {
 
 const domainsOf = (site: Site) => site.records.domains as unknown as DomainRecord[];
 
-const list_domains: ToolHandler = ({ site }) => ({
-  domains: domainsOf(site!).map((d) => ({ hostname: d.hostname, status: d.status, primary: d.primary, dnsRecords: requiredRecords(d) })),
-});
+const list_domains = defineTool('list_domains', ({ site }) => ({
+  domains: domainsOf(site).map((d) => ({ hostname: d.hostname, status: d.status, primary: d.primary, dnsRecords: requiredRecords(d) })),
+}));
 
-const connect_domain: ToolHandler<{ hostname: string }> = async ({ rt, site, args, write, note, now }) => {
+const connect_domain = defineTool('connect_domain', async ({ rt, site, args, write, note, now }) => {
   const hostname = args.hostname.toLowerCase();
   const owner = await rt.store.lookupDirectory('hostname', hostname);
-  const foreign = Boolean(owner && owner !== site!.websiteId);
-  const existing = foreign ? undefined : domainsOf(site!).find((d) => d.hostname === hostname);
+  const foreign = Boolean(owner && owner !== site.websiteId);
+  const existing = foreign ? undefined : domainsOf(site).find((d) => d.hostname === hostname);
   // Another site's hostname still pays the DNS probes a nonexistent one pays (and fails the same way if the
   // resolver does), then answers the same: otherwise the answer's speed tells that the hostname is taken
   // (rules domain-other-site-same-as-missing, domain-foreign-hostname-same-time). Only a nonexistent address
@@ -89,9 +89,9 @@ const connect_domain: ToolHandler<{ hostname: string }> = async ({ rt, site, arg
         ? `${hostname} is verified. Call set_primary_domain to make it the address the site uses.`
         : `Add the ${missing.length} DNS record${missing.length === 1 ? '' : 's'} listed at the domain's DNS provider, wait a few minutes, then call connect_domain again with the same hostname to re-check.`,
   };
-};
+});
 
-const set_primary_domain: ToolHandler<{ hostname: string }> = async ({ args, write, note }) => {
+const set_primary_domain = defineTool('set_primary_domain', async ({ args, write, note }) => {
   const hostname = args.hostname.toLowerCase();
   const result = await write((_ws, site) => {
     const list = domainsOf(site);
@@ -103,6 +103,6 @@ const set_primary_domain: ToolHandler<{ hostname: string }> = async ({ args, wri
   });
   note('primary domain set');
   return result;
-};
+});
 
 export const domainHandlers = { list_domains, connect_domain, set_primary_domain };

@@ -43,7 +43,7 @@ export const handlers: HandlerTable = joinAreas(
   notYetTyped(migrateHandlers),
   commerceHandlers,
   settingsAccessCommsHandlers,
-  notYetTyped(domainHandlers),
+  domainHandlers,
   notYetTyped(aiImageHandlers),
   crmHandlers,
   workspaceHandlers,
