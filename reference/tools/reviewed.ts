@@ -76,6 +76,9 @@ const prepare_create_company: ToolHandler<{ companyName: string; websiteId?: str
   const anchorId = ctx.connection.reach === 'website' ? ctx.connection.websiteId : (ctx.args.websiteId ?? ctx.connection.websiteId);
   if (ctx.args.websiteId !== undefined && ctx.args.websiteId !== anchorId) throw websiteNotFound(ctx.args.websiteId);
   const anchor = anchorId ? ctx.ws.sites[anchorId] : undefined;
+  // A named site that is not here (missing, or another tenant's) answers like any missing site (rule
+  // authz-cross-tenant-not-found); only a call naming none is asked for one.
+  if (anchorId && !anchor) throw websiteNotFound(anchorId);
   if (!anchorId || !anchor) throw new ToolError('website_required', 'Company creation is approved on one of your websites: pass websiteId (from list_sites).');
   if (anchor.members[ctx.connection.createdBy] !== 'owner') {
     throw new ToolError('owner_only', 'Only an owner of the anchor website who created this connection can have a company created.');
