@@ -47,7 +47,7 @@ export const handlers: HandlerTable = joinAreas(
   notYetTyped(aiImageHandlers),
   crmHandlers,
   workspaceHandlers,
-  notYetTyped(reviewedHandlers),
+  reviewedHandlers,
 );
 
 const isToolName = (name: string): name is ToolName => Object.hasOwn(handlers, name);

@@ -9,13 +9,14 @@ import { newId } from '../domain/ids.js';
 import type { Plan, Site, WorkspaceDoc } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
 import { companyFacts, createCompany } from '../domain/company.js';
-import type { ToolContext, ToolHandler } from './types.js';
+import { defineTool, type ToolContext } from './types.js';
 import type { Runtime } from '../runtime.js';
 import type { Transaction } from '../store/store.js';
 import { isBroken } from '../domain/breaks.js';
 
-function prepare(kind: PlanKind, describe: (ctx: ToolContext<any>, site: Site) => { params: Record<string, unknown>; pinned: Plan['pinned']; summary: string }): ToolHandler {
-  return async (ctx) => {
+/** A prepare_* handler: its arguments typed by the tool it is declared for (defineTool infers A). */
+function prepare<A>(kind: PlanKind, describe: (ctx: ToolContext<A, Site>, site: Site) => { params: Record<string, unknown>; pinned: Plan['pinned']; summary: string }) {
+  return async (ctx: ToolContext<A, Site>) => {
     const card = await ctx.write((ws, site) => {
       const { params, pinned, summary } = describe(ctx, site);
       const plan = createPlan(ws, { kind, connection: ctx.connection, websiteId: site.websiteId, params, pinned, summary }, ctx.now, ctx.rt.limits.planLifetimeSeconds);
@@ -34,45 +35,45 @@ function findRecord(site: Site, kind: 'products' | 'documents', idField: string,
 
 const sendable = (doc: Record<string, unknown>) => doc.status === 'draft' && !doc.sentAt;
 
-const prepare_publish = prepare('publish', (_ctx, site) => ({
+const prepare_publish = defineTool('prepare_publish', prepare('publish', (_ctx, site) => ({
   params: {},
   pinned: { siteRevision: site.siteRevision },
   summary: `Publish the draft of "${site.name}" at revision ${site.siteRevision}: the live site becomes exactly this draft.`,
-}));
+})));
 
-const prepare_unpublish = prepare('unpublish', (_ctx, site) => {
+const prepare_unpublish = defineTool('prepare_unpublish', prepare('unpublish', (_ctx, site) => {
   if (!site.published) throw new ToolError('validation_failed', `"${site.name}" is not published, so there is nothing to unpublish.`);
   // Not pinned to the draft: §2.6 pins publish, product publish and document sends only (rule plan-pins-site-revision).
   return { params: {}, pinned: {}, summary: `Take "${site.name}" off its public address.` };
-});
+}));
 
-const prepare_search_visibility = prepare('search_visibility', (ctx, site) => {
-  const visible = Boolean((ctx.args as { visible: boolean }).visible);
+const prepare_search_visibility = defineTool('prepare_search_visibility', prepare('search_visibility', (ctx, site) => {
+  const { visible } = ctx.args;
   return { params: { visible }, pinned: {}, summary: visible ? `Let search engines index "${site.name}".` : `Ask search engines not to index "${site.name}".` };
-});
+}));
 
-const prepare_publish_product = prepare('publish_product', (ctx, site) => {
-  const productId = (ctx.args as { productId: string }).productId;
+const prepare_publish_product = defineTool('prepare_publish_product', prepare('publish_product', (ctx, site) => {
+  const { productId } = ctx.args;
   const product = findRecord(site, 'products', 'productId', productId);
   return { params: { productId }, pinned: { productRevision: Number(product.revision ?? 0) }, summary: `Make the product "${String(product.name)}" (revision ${Number(product.revision ?? 0)}) public on "${site.name}".` };
-});
+}));
 
-const prepare_grant_access = prepare('grant_access', (ctx, site) => {
-  const { email, level } = ctx.args as { email: string; level: 'editor' | 'viewer' };
+const prepare_grant_access = defineTool('prepare_grant_access', prepare('grant_access', (ctx, site) => {
+  const { email, level } = ctx.args;
   // The schema admits editor|viewer only; this guards the rule even if a schema were loosened (rule grant-access-levels).
   if (level !== 'editor' && level !== 'viewer') throw new ToolError('validation_failed', 'Access level must be editor or viewer; owner cannot be granted over MCP.');
   return { params: { email: email.toLowerCase(), level }, pinned: {}, summary: `Invite one person as ${level} of "${site.name}" only (not the whole workspace).` };
-});
+}));
 
-const prepare_send_document = prepare('send_document', (ctx, site) => {
-  const documentId = (ctx.args as { documentId: string }).documentId;
+const prepare_send_document = defineTool('prepare_send_document', prepare('send_document', (ctx, site) => {
+  const { documentId } = ctx.args;
   const doc = findRecord(site, 'documents', 'documentId', documentId);
   if (!sendable(doc)) throw new ToolError('validation_failed', 'This document was already sent or is not a draft; only never-sent drafts can be sent.');
   return { params: { documentId }, pinned: { documentFingerprint: fingerprint(doc) }, summary: `Send ${String(doc.kind)} ${String(doc.number ?? documentId)} to its customer.` };
-});
+}));
 
 /** Company creation anchors to the connection's current site, as approval context only (rule plan-company-anchor-context-only). */
-const prepare_create_company: ToolHandler<{ companyName: string; websiteId?: string }> = async (ctx) => {
+const prepare_create_company = defineTool('prepare_create_company', async (ctx) => {
   const anchorId = ctx.connection.reach === 'website' ? ctx.connection.websiteId : (ctx.args.websiteId ?? ctx.connection.websiteId);
   if (ctx.args.websiteId !== undefined && ctx.args.websiteId !== anchorId) throw websiteNotFound(ctx.args.websiteId);
   const anchor = anchorId ? ctx.ws.sites[anchorId] : undefined;
@@ -94,9 +95,9 @@ const prepare_create_company: ToolHandler<{ companyName: string; websiteId?: str
   });
   ctx.note('create_company plan prepared');
   return card;
-};
+});
 
-const publish_site: ToolHandler = async (ctx) => {
+const publish_site = defineTool('publish_site', async (ctx) => {
   if (isBroken('publish-site-fails-closed')) {
     return ctx.write((_ws, site) => {
       site.published = { revision: site.siteRevision, publishedAt: ctx.now.toISOString(), content: structuredClone(site.draft) };
@@ -106,7 +107,7 @@ const publish_site: ToolHandler = async (ctx) => {
   throw new ToolError('review_required', 'Publishing needs the owner\'s review: call prepare_publish, show the owner the review card, and after they approve it in the app call confirm_pending_action.', {
     use: 'prepare_publish',
   });
-};
+});
 
 type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime, tx: Transaction) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
 
@@ -168,7 +169,7 @@ const EFFECTS: Record<PlanKind, Effect> = {
   },
 };
 
-const confirm_pending_action: ToolHandler<{ planId: string; websiteId?: string }> = async (ctx) => {
+const confirm_pending_action = defineTool('confirm_pending_action', async (ctx) => {
   const outcome = await ctx.rt.store.transact(ctx.ws.id, async (ws, tx) => {
     const connection = ws.connections[ctx.connection.connectionId]!;
     const { plan, site } = checkRedeemable(ws, connection, ctx.args.planId, ctx.args.websiteId, ctx.now);
@@ -178,7 +179,7 @@ const confirm_pending_action: ToolHandler<{ planId: string; websiteId?: string }
   });
   ctx.note(`${outcome.kind} plan confirmed`);
   return outcome;
-};
+});
 
 export const reviewedHandlers = {
   prepare_publish,
