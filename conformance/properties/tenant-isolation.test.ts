@@ -186,7 +186,9 @@ describe('tenant isolation', () => {
     };
     const foreign = foreignIds(theirs.site, theirPlan);
     await fc.assert(
-      fc.asyncProperty(fc.stringMatching(/^[A-Za-z0-9_-]{4,24}$/), async (missingId) => {
+      // Besides random ids, the names every plain object inherits: a server that looks ids up in one finds
+      // "something" for them, and answers unlike a missing id (a real bug this property found).
+      fc.asyncProperty(fc.oneof(fc.constantFrom('toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'), fc.stringMatching(/^[A-Za-z0-9_-]{4,24}$/)), async (missingId) => {
         for (const reach of ['website', 'workspace'] as const) {
           let c: McpConnection | undefined;
           try {

@@ -6,9 +6,10 @@ import { ToolError } from './errors.js';
 import { findSection, recordChange } from './site.js';
 import { setSectionText } from './section-content.js';
 import { ROLE_RANK } from './vocabulary.js';
+import { entryOf } from './model.js';
 
 export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; sectionId: string; field: string; text: string }, now: Date) {
-  const site = ws.sites[edit.websiteId];
+  const site = entryOf(ws.sites, edit.websiteId);
   if (!site) throw new ToolError('not_found', `No website "${edit.websiteId}".`);
   const role = site.members[edit.userId];
   if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Only an owner or editor of this website can edit it.');
@@ -27,7 +28,7 @@ export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; web
  * plan-pins-document-fingerprint).
  */
 export function appEditRecord(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }, now: Date) {
-  const site = ws.sites[edit.websiteId];
+  const site = entryOf(ws.sites, edit.websiteId);
   if (!site) throw new ToolError('not_found', `No website "${edit.websiteId}".`);
   const role = site.members[edit.userId];
   if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Only an owner or editor of this website can edit it.');

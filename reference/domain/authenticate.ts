@@ -4,6 +4,7 @@
 import type { Store, Transaction } from '../store/store.js';
 import type { Connection } from './model.js';
 import { hashToken, TOKEN_PREFIX } from './tokens.js';
+import { entryOf } from './model.js';
 
 export interface AuthenticatedConnection {
   workspaceId: string;
@@ -30,7 +31,7 @@ export async function authenticateBearer(store: Store, authorization: string | u
   if (!entry) return null;
   const [workspaceId, connectionId] = entry.split(' ') as [string, string];
   const ws = await store.read(workspaceId);
-  const connection = ws?.connections[connectionId];
+  const connection = (ws ? entryOf(ws.connections, connectionId) : undefined);
   if (!connection || connection.revokedAt) return null;
   return { workspaceId, connectionId, scopes: connection.scopes };
 }

@@ -6,6 +6,7 @@ import { ROLE_RANK, type Role } from './vocabulary.js';
 import { satisfies } from './scopes.js';
 import { ToolError, websiteNotFound } from './errors.js';
 import { isBroken } from './breaks.js';
+import { entryOf } from './model.js';
 
 export interface Gate {
   /** Scopes the operation needs, all of them (spec/tools/<name>.json "scopes"). */
@@ -37,14 +38,14 @@ export function resolveTarget(ws: WorkspaceDoc, connection: Connection, websiteI
   if (connection.reach === 'website') {
     const pinned = connection.websiteId;
     if (websiteId !== undefined && websiteId !== pinned) throw websiteNotFound(websiteId);
-    const site = pinned ? ws.sites[pinned] : undefined;
+    const site = pinned ? entryOf(ws.sites, pinned) : undefined;
     if (!site) throw websiteNotFound(pinned ?? '');
     return site;
   }
   if (websiteId === undefined) {
     throw new ToolError('website_required', 'This connection reaches the whole workspace: pass websiteId (from list_sites).', { use: 'list_sites' });
   }
-  const site = ws.sites[websiteId];
+  const site = entryOf(ws.sites, websiteId);
   if (!site) {
     if (isBroken('authz-cross-tenant-not-found') && /^site_/.test(websiteId)) throw new ToolError('access_denied', 'That website belongs to another account.');
     throw websiteNotFound(websiteId);

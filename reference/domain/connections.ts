@@ -5,6 +5,7 @@ import { newId } from './ids.js';
 import { mintToken } from './tokens.js';
 import { displayLabel, resolveScopes, ScopeError } from './scopes.js';
 import { ToolError } from './errors.js';
+import { entryOf } from './model.js';
 
 export interface CreateConnectionInput {
   userId: string;
@@ -26,7 +27,7 @@ export function createConnection(ws: WorkspaceDoc, input: CreateConnectionInput,
     if (ws.ownerUserId !== input.userId) throw new ToolError('owner_only', 'Only the company owner can create a company-wide connection.');
     if (reach !== 'workspace') throw new ToolError('validation_failed', 'A connection without a website must have workspace reach.');
   } else {
-    const site = ws.sites[input.websiteId];
+    const site = entryOf(ws.sites, input.websiteId);
     if (!site) throw new ToolError('not_found', `No website "${input.websiteId}" in this workspace.`);
     if (site.members[input.userId] !== 'owner') {
       throw new ToolError('owner_only', 'Only an owner of this website can create a connection (rule connection-created-by-site-owner-only).');

@@ -3,6 +3,15 @@
 // a write never grows with the number of workspaces or websites.
 import type { PlanKind, Role } from './vocabulary.js';
 
+/**
+ * The entry of an id-keyed record under `id` when it is the record's own: ids come from callers, and a plain
+ * object also answers inherited names ("toString", "constructor", "__proto__"), which would make a missing plan
+ * or site look like an existing one (rule authz-cross-tenant-not-found: a missing id answers not found).
+ */
+export function entryOf<T>(record: Record<string, T>, id: string | undefined | null): T | undefined {
+  return typeof id === 'string' && Object.hasOwn(record, id) ? record[id] : undefined;
+}
+
 export interface WorkspaceDoc {
   id: string;
   companyName: string;

@@ -7,6 +7,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { WorkspaceDoc } from './model.js';
 import { ALL_SCOPES } from './scopes.js';
 import { createConnection } from './connections.js';
+import { entryOf } from './model.js';
 
 export interface Pairing {
   userCode: string;
@@ -111,7 +112,7 @@ export function approvePairing(ws: WorkspaceDoc, pairing: Pairing, input: { user
     if (ws.ownerUserId !== input.userId) throw new PairingError('owner_only', 'Only the company owner can approve a company-wide pairing.');
     if (Object.keys(ws.sites).length > 0) throw new PairingError('validation_failed', 'This company has a website: choose which website the pairing is for.');
   } else {
-    const site = ws.sites[input.websiteId];
+    const site = entryOf(ws.sites, input.websiteId);
     if (!site) throw new PairingError('not_found', 'No such website.');
     if (site.members[input.userId] !== 'owner') throw new PairingError('owner_only', 'Only an owner of this website can approve a pairing.');
   }

@@ -9,6 +9,7 @@ import { newId } from './ids.js';
 import { ToolError } from './errors.js';
 import { satisfies } from './scopes.js';
 import { isBroken } from './breaks.js';
+import { entryOf } from './model.js';
 
 interface KindSpec { scope: string; pins: string; ownerOnly?: boolean; area?: string; effect: string }
 const KINDS = (JSON.parse(readFileSync(new URL('../../spec/plan-states.json', import.meta.url), 'utf8')) as {
@@ -85,13 +86,13 @@ export class DecisionError extends Error {
  */
 export function decidePlan(ws: WorkspaceDoc, planId: string, userId: string, decision: 'approve' | 'decline', now: Date): Plan {
   collectExpiredPlans(ws, now);
-  const plan = ws.plans[planId];
+  const plan = entryOf(ws.plans, planId);
   if (!plan) {
-    if (ws.expiredPlans[planId]) throw new DecisionError('conflict', 'This plan expired. Ask the assistant to prepare a fresh one.');
+    if (entryOf(ws.expiredPlans, planId) !== undefined) throw new DecisionError('conflict', 'This plan expired. Ask the assistant to prepare a fresh one.');
     throw new DecisionError('not_found', 'No such plan.');
   }
-  const connection = ws.connections[plan.connectionId];
-  const site = ws.sites[plan.websiteId];
+  const connection = entryOf(ws.connections, plan.connectionId);
+  const site = entryOf(ws.sites, plan.websiteId);
   if (!connection || !site || site.members[userId] !== 'owner' || connection.createdBy !== userId) {
     throw new DecisionError('forbidden', 'Only the owner of this website who created the connection can decide on this plan.');
   }
@@ -107,9 +108,9 @@ export function decidePlan(ws: WorkspaceDoc, planId: string, userId: string, dec
  */
 export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId: string, websiteId: string | undefined, now: Date): { plan: Plan; site: Site } {
   collectExpiredPlans(ws, now);
-  const plan = ws.plans[planId];
+  const plan = entryOf(ws.plans, planId);
   if (!plan) {
-    if (ws.expiredPlans[planId]) throw new ToolError('plan_expired', 'This plan expired (plans live 5 minutes). Prepare a fresh one and ask the owner to approve it.', { planId });
+    if (entryOf(ws.expiredPlans, planId) !== undefined) throw new ToolError('plan_expired', 'This plan expired (plans live 5 minutes). Prepare a fresh one and ask the owner to approve it.', { planId });
     throw new ToolError('not_found', `No plan "${planId}" exists for this connection.`);
   }
   if (plan.connectionId !== connection.connectionId && !isBroken('plan-caller-bound')) {

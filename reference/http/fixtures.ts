@@ -18,6 +18,7 @@ import { PairingError } from '../domain/pairing.js';
 import { approveAs } from './pairing.js';
 import type { Runtime } from '../runtime.js';
 import { readJsonBody, BodyError } from './body.js';
+import { entryOf } from '../domain/model.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json';
 
@@ -121,7 +122,7 @@ export function fixturesRouter(rt: Runtime): Router {
     const request = await body<{ websiteId: string; userId: string; role: 'owner' | 'editor' | 'viewer' | null }>(ctx, 'MembershipRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     await rt.store.transact(wsId, (ws) => {
-      const site = ws.sites[request.websiteId];
+      const site = entryOf(ws.sites, request.websiteId);
       if (!site || !ws.users[request.userId]) throw new ToolError('not_found', 'No such site or user in that workspace.');
       if (request.role === null) delete site.members[request.userId];
       else site.members[request.userId] = request.role;
@@ -217,7 +218,7 @@ export function fixturesRouter(rt: Runtime): Router {
       collectExpiredPlans(doc, workspaceNow(doc));
       return doc;
     });
-    const plan = ws.plans[ctx.params.planId!];
+    const plan = entryOf(ws.plans, ctx.params.planId);
     if (!plan) throw new ToolError('not_found', 'No such plan (never created, or garbage-collected after expiry).');
     ctx.body = { planId: plan.planId, status: plan.status, kind: plan.kind, websiteId: plan.websiteId, expiresAt: plan.expiresAt };
   });
@@ -281,7 +282,7 @@ function firstOwnedSite(ws: { sites: Record<string, { websiteId: string; members
 async function findConnection(rt: Runtime, connectionId: string) {
   const wsId = await rt.store.lookupDirectory('connection', connectionId);
   const ws = wsId ? await rt.store.read(wsId) : undefined;
-  const connection = ws?.connections[connectionId];
+  const connection = (ws ? entryOf(ws.connections, connectionId) : undefined);
   if (!ws || !connection) throw new ToolError('not_found', `No connection "${connectionId}".`);
   return { ws, connection };
 }

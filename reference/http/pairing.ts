@@ -15,6 +15,7 @@ import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { toPortableSite } from '../tools/site-read.js';
 import { appSecurityHeaders, esc, page } from './app/html.js';
 import { csrfOk, form } from './app/routes.js';
+import { entryOf } from '../domain/model.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
 const STATUS: Record<PairingError['code'], number> = { validation_failed: 400, not_found: 404, owner_only: 403, conflict: 409 };
@@ -146,7 +147,7 @@ export function pairingRouter(rt: Runtime): Router {
     const match = /^Bearer\s+(smcp_deliver_\S+)$/i.exec(ctx.get('authorization'));
     const entry = match ? await rt.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
     const [wsId, websiteId] = entry?.split(' ') ?? [];
-    const site = wsId ? (await rt.store.read(wsId))?.sites[websiteId!] : undefined;
+    const site = wsId ? entryOf((await rt.store.read(wsId))?.sites ?? {}, websiteId) : undefined;
     if (!site) {
       ctx.status = 401;
       ctx.body = { error: { code: 'unauthenticated', message: 'A delivery token from a read-only pairing is required.' } };

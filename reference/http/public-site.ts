@@ -4,6 +4,7 @@
 import type { Context } from 'koa';
 import type { Page, Section } from '../domain/model.js';
 import type { Runtime } from '../runtime.js';
+import { entryOf } from '../domain/model.js';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -41,7 +42,7 @@ export function publicSiteHandler(rt: Runtime) {
     publicSecurityHeaders(ctx); // the 404 too
     const websiteId = ctx.params.websiteId as string;
     const wsId = await rt.store.lookupDirectory('site', websiteId);
-    const site = wsId ? (await rt.store.read(wsId))?.sites[websiteId] : undefined;
+    const site = wsId ? entryOf((await rt.store.read(wsId))?.sites ?? {}, websiteId) : undefined;
     const live = site?.published;
     const slug = (ctx.params.slug as string | undefined) ?? 'home';
     const page = live?.content.pages.find((p) => p.slug === slug && !p.hidden);

@@ -8,6 +8,7 @@ import { createLocalJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jos
 import type { Store } from '../store/store.js';
 import type { AuthenticatedConnection } from '../domain/authenticate.js';
 import type { IdentityProvider } from './provider.js';
+import { entryOf } from '../domain/model.js';
 
 const DELEGATION_SECONDS = 300;
 
@@ -41,7 +42,7 @@ export class OAuthEdge {
     const delegation = await this.#currentDelegation(store, cacheKey, clientId, subject);
     if (!delegation) return null;
     const ws = await store.read(delegation.workspaceId);
-    const connection = ws?.connections[delegation.connectionId];
+    const connection = (ws ? entryOf(ws.connections, delegation.connectionId) : undefined);
     if (!connection || connection.revokedAt) return null;
     return { workspaceId: delegation.workspaceId, connectionId: delegation.connectionId, scopes: connection.scopes };
   }

@@ -13,6 +13,7 @@ import { isBroken } from '../domain/breaks.js';
 import { checkSiteLimit, checkWorkspaceOwner } from './workspace.js';
 import { editorUrl } from './site-read.js';
 import type { ToolContext, ToolHandler } from './types.js';
+import { entryOf } from '../domain/model.js';
 
 export interface PortableSection { externalKey: string; type: string; content: Record<string, unknown>; layout?: Section['layout']; rev?: number; hidden?: boolean; blocks?: Block[] }
 export interface PortablePage { key: string; title: string; slug?: string; kind?: 'page' | 'post'; seo?: { title?: string; description?: string }; hidden?: boolean; sections: PortableSection[] }
@@ -275,7 +276,7 @@ export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, 
     // The merge target must be in this connection's reach and editable by its creator (rule import-merge-needs-edit-access).
     if (connection.reach === 'website' && connection.websiteId !== targetId) throw websiteNotFound(targetId);
     const result = await rt.store.transact(ws.id, (fresh: WorkspaceDoc) => {
-      const site = fresh.sites[targetId];
+      const site = entryOf(fresh.sites, targetId);
       if (!site) throw websiteNotFound(targetId);
       const role = site.members[connection.createdBy];
       if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Merging needs edit access to the target website, which the connection\'s creator does not have.', { cause: role ? `creator-role-${role}` : 'creator-access-removed' });

@@ -13,6 +13,7 @@ import { defineTool, type ToolContext } from './types.js';
 import type { Runtime } from '../runtime.js';
 import type { Transaction } from '../store/store.js';
 import { isBroken } from '../domain/breaks.js';
+import { entryOf } from '../domain/model.js';
 
 /** A prepare_* handler: its arguments typed by the tool it is declared for (defineTool infers A). */
 function prepare<A>(kind: PlanKind, describe: (ctx: ToolContext<A, Site>, site: Site) => { params: Record<string, unknown>; pinned: Plan['pinned']; summary: string }) {
@@ -76,7 +77,7 @@ const prepare_send_document = defineTool('prepare_send_document', prepare('send_
 const prepare_create_company = defineTool('prepare_create_company', async (ctx) => {
   const anchorId = ctx.connection.reach === 'website' ? ctx.connection.websiteId : (ctx.args.websiteId ?? ctx.connection.websiteId);
   if (ctx.args.websiteId !== undefined && ctx.args.websiteId !== anchorId) throw websiteNotFound(ctx.args.websiteId);
-  const anchor = anchorId ? ctx.ws.sites[anchorId] : undefined;
+  const anchor = entryOf(ctx.ws.sites, anchorId);
   // A named site that is not here (missing, or another tenant's) answers like any missing site (rule
   // authz-cross-tenant-not-found); only a call naming none is asked for one.
   if (anchorId && !anchor) throw websiteNotFound(anchorId);

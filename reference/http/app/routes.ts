@@ -17,6 +17,7 @@ import { appSecurityHeaders, esc, page } from './html.js';
 import type { AppSession } from './sessions.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { clientAddress } from './client-address.js';
+import { entryOf } from '../../domain/model.js';
 
 export async function form(ctx: Context): Promise<URLSearchParams> {
   return new URLSearchParams((await readRawBody(ctx.req, 64 * 1024)).toString('utf8'));
@@ -99,13 +100,13 @@ export function appRouter(rt: Runtime): Router {
     const session = requireSession(ctx);
     if (!session) return;
     const ws = (await rt.store.read(session.workspaceId))!;
-    const plan = ws.plans[ctx.params.planId!];
+    const plan = entryOf(ws.plans, ctx.params.planId);
     const now = workspaceNow(ws);
     if (!plan || plan.expiresAt <= now.toISOString()) {
       return page(ctx, 'Plan not available', '<p>This plan does not exist or has expired. Ask your assistant to prepare a fresh one.</p>', 404);
     }
-    const site = ws.sites[plan.websiteId];
-    const connection = ws.connections[plan.connectionId];
+    const site = entryOf(ws.sites, plan.websiteId);
+    const connection = entryOf(ws.connections, plan.connectionId);
     const mayDecide = site?.members[session.userId] === 'owner' && connection?.createdBy === session.userId;
     const controls =
       plan.status !== 'awaiting_approval'
@@ -140,7 +141,7 @@ ${controls}</div>`);
     const session = requireSession(ctx);
     if (!session) return;
     const ws = (await rt.store.read(session.workspaceId))!;
-    const site = ws.sites[ctx.params.websiteId!];
+    const site = entryOf(ws.sites, ctx.params.websiteId);
     if (!site || !site.members[session.userId]) return page(ctx, 'Not found', '<p>No such website.</p>', 404);
     const now = workspaceNow(ws);
     const isOwner = site.members[session.userId] === 'owner';
@@ -197,8 +198,8 @@ ${controls}</div>`);
     const body = await form(ctx);
     if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
     const revoked = await rt.store.transact(session.workspaceId, (ws) => {
-      const site = ws.sites[ctx.params.websiteId!];
-      const connection = ws.connections[body.get('connectionId') ?? ''];
+      const site = entryOf(ws.sites, ctx.params.websiteId);
+      const connection = entryOf(ws.connections, body.get('connectionId'));
       if (!site || site.members[session.userId] !== 'owner' || !connection) return false;
       connection.revokedAt = workspaceNow(ws).toISOString();
       collectExpiredPlans(ws, workspaceNow(ws));
