@@ -20,7 +20,7 @@ Feature: Domains
       { "hostname": "{{host:shop}}" }
       """
     Then the call succeeds
-    And the data at "/status" equals "pending"
+    And the data at "/status" equals "{{decision:domain-status-values:pending}}"
     And the data at "/alreadyConnected" equals "false"
     And the data, in our output shape, contains "_site-mcp-verify"
     When "agent" calls "set_primary_domain" with:
@@ -33,17 +33,17 @@ Feature: Domains
       { "hostname": "{{host:shop}}" }
       """
     Then the data at "/alreadyConnected" equals "true"
-    And the data at "/status" equals "pending"
+    And the data at "/status" equals "{{decision:domain-status-values:pending}}"
     Given the DNS zone serves the records the last call asked for
     When "agent" calls "connect_domain" with:
       """
       { "hostname": "{{host:shop}}" }
       """
-    Then the data at "/status" equals "verified"
+    Then the data at "/status" equals "{{decision:domain-status-values:verified}}"
     And the data at "/dnsRecordsNeeded" has 0 items
     When "agent" calls "list_domains"
     Then the data at "/domains" has 1 items
-    And the data at "/domains/0/status" equals "verified"
+    And the data at "/domains/0/status" equals "{{decision:domain-status-values:verified}}"
     When "agent" calls "set_primary_domain" with:
       """
       { "hostname": "{{host:shop}}" }
@@ -64,7 +64,7 @@ Feature: Domains
       { "hostname": "www.{{host:bakery}}" }
       """
     Then the call succeeds
-    And the data at "/status" equals "pending"
+    And the data at "/status" equals "{{decision:domain-status-values:pending}}"
     And the data at "/dnsRecordsNeeded" has 2 items
     And the data at "/nextStep" is a string
     Given the DNS zone serves the records the last call asked for
@@ -72,7 +72,7 @@ Feature: Domains
       """
       { "hostname": "www.{{host:bakery}}" }
       """
-    Then the data at "/status" equals "verified"
+    Then the data at "/status" equals "{{decision:domain-status-values:verified}}"
 
   @rule:domain-nonexistent-address
   Scenario: Only a name that does not exist down to its registrable domain is a nonexistent address

@@ -30,10 +30,14 @@ Feature: Resources, prompts and what is deliberately absent
   Scenario: tools/list names exactly the tools of the catalogue
     Then the tools listed are exactly the catalogue of §4.3
 
-  @rule:tools-list-size @rule:tools-list-plain-object-inputs
-  Scenario: tools/list over the wire stays within 40,000 characters and publishes plain-object inputs
+  @rule:tools-list-size
+  Scenario: tools/list over the wire stays within 40,000 characters
     Then the serialized tools/list result of "agent" is at most 40000 characters
-    And every tool input schema in tools/list is a plain object
+
+  @rule:tools-list-plain-object-inputs
+  Scenario: tools/list publishes plain-object inputs (our decision, for clients that reject a root oneOf)
+    Given the target adopts the decision "tools-list-plain-object-inputs"
+    Then every tool input schema in tools/list is a plain object
 
   @rule:resources-default-site
   Scenario: On workspace reach the resources read the site whose Developers page created the connection

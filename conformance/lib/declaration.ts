@@ -79,6 +79,16 @@ export function declaredErrorCode(kind: string): string | undefined {
   return activeDeclaration()?.errorCodes?.[kind];
 }
 
+const ERROR_KINDS = Object.keys(
+  (loadJson<{ properties: { errorCodes: { properties: Record<string, unknown> } } }>('schemas/declaration.schema.json')).properties.errorCodes.properties,
+);
+
+/** Whether the target declared a code for every kind of refusal the kit tells apart. */
+export function everyErrorKindDeclared(): boolean {
+  const codes = activeDeclaration()?.errorCodes ?? {};
+  return ERROR_KINDS.every((kind) => codes[kind]);
+}
+
 /** Every error code the target declared (for error_code_known). */
 export function declaredErrorCodes(): Set<string> | undefined {
   const codes = activeDeclaration()?.errorCodes;

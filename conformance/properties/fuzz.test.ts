@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { loadJson } from '../../spec/index.js';
-import { runChecks } from '../lib/checks.js';
+import { CLIENT_ERRORS, runChecks } from '../lib/checks.js';
 import { jsonRpcMessages, rawMcpPost } from '../lib/mcp-client.js';
 import { malformed, valid, type JsonSchema } from '../lib/schema-arbitrary.js';
 import { connect, params, url, worldWithSite } from './harness.js';
@@ -16,7 +16,6 @@ import { connect, params, url, worldWithSite } from './harness.js';
 const RUNS = Number(process.env.SITE_MCP_FUZZ_RUNS ?? 200);
 /** Calls per connection before a fresh tenant is made, to stay under the §8 rate limits (120/600 a minute). */
 const CALLS_PER_TENANT = 100;
-const CLIENT_ERRORS = new Set([-32700, -32600, -32601, -32602]);
 const allScopes = loadJson<{ scopes: { name: string }[] }>('scopes.json').scopes.map((s) => s.name);
 
 async function freshTenant() {

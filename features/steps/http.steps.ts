@@ -8,6 +8,7 @@ import { activeDeclaration } from '../../conformance/lib/declaration.js';
 import { requireOutput } from '../support/declared.js';
 import { parse, pointer } from '../support/json.js';
 import { loadJson } from '../../spec/index.js';
+import { CLIENT_ERRORS } from '../../conformance/lib/checks.js';
 
 const SCOPES = loadJson<{ scopes: { name: string }[] }>('scopes.json').scopes.map((s) => s.name);
 
@@ -99,9 +100,6 @@ Then('the response body does not contain {string}', function (this: SiteWorld, t
   assert.ok(!lastHttp(this).text.includes(this.resolve(text)), `the body contains ${text}`);
 });
 
-// JSON-RPC 2.0's client-side error codes: parse error, invalid request, method not found, invalid params.
-// -32603 (internal error) is a server error and does not count.
-const CLIENT_ERRORS = new Set([-32700, -32600, -32601, -32602]);
 
 Then('the answer is a JSON-RPC client error', function (this: SiteWorld) {
   const answer = lastHttp(this);
@@ -110,7 +108,7 @@ Then('the answer is a JSON-RPC client error', function (this: SiteWorld) {
     .map((m) => (m as { error?: { code?: number } }).error)
     .filter((e): e is { code?: number } => Boolean(e));
   assert.ok(errors.length > 0, `HTTP ${answer.status} with no JSON-RPC error: ${JSON.stringify(answer.text.slice(0, 300))}`);
-  assert.ok(CLIENT_ERRORS.has(errors[0]!.code!), `JSON-RPC error ${errors[0]!.code} is not a client error (-32700, -32600, -32601, -32602): ${answer.text.slice(0, 300)}`);
+  assert.ok(CLIENT_ERRORS.has(errors[0]!.code!), `JSON-RPC error ${errors[0]!.code} is not a client error (${[...CLIENT_ERRORS].join(', ')}): ${answer.text.slice(0, 300)}`);
 });
 
 Then('the protected-resource metadata names the MCP endpoint and an authorization server that offers dynamic client registration', async function (this: SiteWorld) {

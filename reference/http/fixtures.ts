@@ -155,28 +155,25 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, workspaceNow(ws)));
   });
 
-  // The next write of the workspace fails like a failed disk write (§7.3: the operation must roll back whole).
-  router.post('/workspaces/:id/fail-next-write', async (ctx) => {
-    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
-    rt.failNextWrite.add(ctx.params.id!);
-    ctx.body = {};
-  });
-
-  // The next tool answer of the workspace fails its output check, as a server bug would (§7.3: the call must
-  // keep nothing; rule tool-answer-checked-before-commit).
-  router.post('/workspaces/:id/invalid-next-answer', async (ctx) => {
-    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
-    rt.invalidNextAnswer.add(ctx.params.id!);
-    ctx.body = {};
-  });
-
-  // The image provider fails the next image of the workspace, as a provider outage would (§4.3: credits are
-  // charged only after delivery; rule generate-image-charged-after-delivery).
-  router.post('/workspaces/:id/fail-next-image', async (ctx) => {
-    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
-    rt.failNextImage.add(ctx.params.id!);
-    ctx.body = {};
-  });
+  // One-shot faults a scenario arms for a workspace; each route adds the workspace to the set the reference
+  // reads at that point:
+  //   fail-next-write: the next write fails like a failed disk write (§7.3: the operation rolls back whole);
+  //   invalid-next-answer: the next tool answer fails its output check, as a server bug would (§7.3; rule
+  //     tool-answer-checked-before-commit);
+  //   fail-next-image: the image provider fails the next image, as an outage would (§4.3: credits are charged
+  //     only after delivery; rule generate-image-charged-after-delivery).
+  const faults: [route: string, armed: Set<string>][] = [
+    ['fail-next-write', rt.failNextWrite],
+    ['invalid-next-answer', rt.invalidNextAnswer],
+    ['fail-next-image', rt.failNextImage],
+  ];
+  for (const [route, armed] of faults) {
+    router.post(`/workspaces/:id/${route}`, async (ctx) => {
+      if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
+      armed.add(ctx.params.id!);
+      ctx.body = {};
+    });
+  }
 
   router.get('/users/:userId/companies', async (ctx) => {
     const companies = [];
@@ -237,13 +234,14 @@ export function fixturesRouter(rt: Runtime): Router {
     ctx.body = { status: pairing.status };
   });
 
-  // Points domain verification at the suite's DNS stub (test mode only).
+  // Loopback origins the fetcher may reach in test mode (the kit's own website); every other check stays.
   router.post('/fetch-allowlist', async (ctx) => {
     const request = await body<{ origins: string[] }>(ctx, 'FetchAllowlistRequest');
     rt.fetchAllowOrigins = request.origins;
     ctx.body = {};
   });
 
+  // Points domain verification at the suite's DNS stub (test mode only).
   router.post('/dns-resolver', async (ctx) => {
     const request = await body<{ server: string }>(ctx, 'DnsResolverRequest');
     rt.dns.useServer(request.server);

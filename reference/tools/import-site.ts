@@ -89,6 +89,8 @@ async function revalidateContentImages(pages: PortablePage[], allowOrigins: read
     else if (holder.imageAssetId === undefined) dropped.add(holder);
     else delete (holder as Record<string, unknown>).imageUrl;
   });
+  // Nothing dropped: the content was validated on the way in and only image addresses changed.
+  if (dropped.size === 0) return { pages: copy, kept, skipped };
   const prune = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.filter((v) => !dropped.has(v)).map(prune);
     if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = prune(v);
