@@ -10,8 +10,10 @@ import { McpConnection } from '../lib/mcp-client.js';
 if (inject('siteMcpDeclaration')) process.env.SITE_MCP_DECLARATION = inject('siteMcpDeclaration');
 else delete process.env.SITE_MCP_DECLARATION;
 
-export const url = () => inject('siteMcpUrl');
-export const fixtures = () => new FixturesClient(inject('siteMcpUrl'), inject('siteMcpFixturesSecret'));
+// The target comes from global-setup.ts; mutation testing (mutation/in-process-target.ts) starts it inside the
+// test worker instead and passes it through the environment.
+export const url = () => inject('siteMcpUrl') ?? process.env.SITE_MCP_URL!;
+export const fixtures = () => new FixturesClient(url(), inject('siteMcpFixturesSecret') ?? process.env.SITE_MCP_FIXTURES_SECRET!);
 
 const seed = Number(process.env.SITE_MCP_SEED ?? Math.floor(Math.random() * 2 ** 31));
 

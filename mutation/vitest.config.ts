@@ -1,0 +1,40 @@
+// The vitest configuration Stryker runs (stryker.config.mjs, `npm run mutation`); not used by `npm test`.
+// Two projects: the reference's own tests as they are, and the black-box properties against a reference started
+// inside the test worker (in-process-target.ts), so that they see the mutant Stryker switches on.
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const declaration = fileURLToPath(new URL('../conformance/declarations/reference.yaml', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export default defineConfig({
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // A fixed seed: the properties draw the same cases in Stryker's dry run and in every mutant run.
+    env: { SITE_MCP_SEED: process.env.SITE_MCP_SEED ?? '1', SITE_MCP_FUZZ_RUNS: process.env.SITE_MCP_FUZZ_RUNS ?? '20' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'reference',
+          root,
+          include: ['reference/test/**/*.test.ts'],
+          // Timing tests measure wall-clock differences that instrumentation distorts; they guard no mutated module.
+          exclude: ['reference/test/sign-in-timing.test.ts', 'reference/test/domain-timing.test.ts', 'reference/test/browser.test.ts', 'reference/test/inspector.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'properties',
+          root,
+          include: ['conformance/properties/**/*.test.ts'],
+          setupFiles: ['mutation/in-process-target.ts'],
+          provide: { siteMcpDeclaration: declaration },
+        },
+      },
+    ],
+  },
+});
