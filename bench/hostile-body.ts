@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../reference/app.js';
+import { testMode } from '../reference/testing/index.js';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
 
 const { values } = parseArgs({ options: { keys: { type: 'string', default: '520000' }, runs: { type: 'string', default: '3' } } });
 const keys = Number(values.keys);
 const dir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-hostile-'));
-const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'bench', allowedHosts: [] });
+const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] }, testMode('bench'));
 try {
   const fx = new FixturesClient(server.url, 'bench');
   const world = await fx.world({ users: [{ key: 'o' }], sites: [{ key: 'm', members: { o: 'owner' } }] });

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../reference/app.js';
+import { testMode } from '../reference/testing/index.js';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-mutation-'));
 const fixturesSecret = randomBytes(16).toString('hex');
-const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, fixturesSecret, allowedHosts: [] });
+const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, allowedHosts: [] }, testMode(fixturesSecret));
 process.env.SITE_MCP_URL = server.url;
 process.env.SITE_MCP_FIXTURES_SECRET = fixturesSecret;
 

@@ -1,11 +1,12 @@
-// The reference server's HTTP surface: one Koa app, one router, each concern in its own module.
+// The reference server's HTTP surface: one Koa app, one router, each concern in its own module. This is the
+// production composition; a Composition adds to it (reference/testing/ in test mode, started by main.ts only
+// when a fixtures secret is given), so nothing here imports test machinery.
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { Runtime, type Config } from './runtime.js';
 import { mcpHandler } from './mcp/mount.js';
-import { fixturesRouter } from './http/fixtures.js';
 import { hostCheck } from './http/host-check.js';
 import { publicSiteHandler } from './http/public-site.js';
 import { protectedResourceMetadata } from './http/well-known.js';
@@ -14,6 +15,7 @@ import { libraryHandler } from './http/library.js';
 import { pairingRouter } from './http/pairing.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
+import type { StoreHooks } from './store/store.js';
 
 export interface RunningServer {
   rt: Runtime;
@@ -21,7 +23,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function buildApp(rt: Runtime): Koa {
+/** What a composition adds to the production server (reference/testing/index.ts: test mode). */
+export interface Composition {
+  /** Seams of the store's commits (test mode: the fixtures protocol's fail-next-write). */
+  storeHooks?: StoreHooks;
+  /** A router served first after the host check (test mode: the fixtures protocol). */
+  router?(rt: Runtime): Router;
+}
+
+export function buildApp(rt: Runtime, compositions: readonly Composition[] = []): Koa {
   const app = new Koa();
   app.proxy = false;
   // Never a stack trace or a 5xx body with internals; errors are logged here once.
@@ -47,10 +57,7 @@ export function buildApp(rt: Runtime): Koa {
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });
-  if (rt.config.fixturesSecret) {
-    const fixtures = fixturesRouter(rt);
-    app.use(fixtures.routes());
-  }
+  for (const composition of compositions) if (composition.router) app.use(composition.router(rt).routes());
   // The identity provider is its own Koa app under /oidc, made once the issuer URL is known.
   let idpApp: Koa.Middleware | undefined;
   app.use(async (ctx, next) => {
@@ -74,9 +81,9 @@ export function buildApp(rt: Runtime): Koa {
   return app;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
-  const rt = await Runtime.create(config);
-  const app = buildApp(rt);
+export async function startServer(config: Config, ...compositions: Composition[]): Promise<RunningServer> {
+  const rt = await Runtime.create(config, mergeStoreHooks(compositions));
+  const app = buildApp(rt, compositions);
   const http: HttpServer = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -96,4 +103,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await rt.activity.flush();
     },
   };
+}
+
+/** The store hooks of every composition, each called in order. */
+function mergeStoreHooks(compositions: readonly Composition[]): StoreHooks {
+  const before = compositions.flatMap((c) => (c.storeHooks?.beforeCommit ? [c.storeHooks.beforeCommit] : []));
+  return before.length ? { beforeCommit: (workspaceId) => before.forEach((hook) => hook(workspaceId)) } : {};
 }

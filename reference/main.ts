@@ -44,11 +44,11 @@ const { values } = readArguments({
 });
 
 const env = process.env;
+const fixturesSecret = values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET ?? undefined;
 const config = {
   host: values.host ?? env.SITE_MCP_HOST ?? '127.0.0.1',
   port: portNumber(values.port ?? env.SITE_MCP_PORT ?? '8787'),
   dataDir: resolve(values['data-dir'] ?? env.SITE_MCP_DATA_DIR ?? './data'),
-  fixturesSecret: values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET ?? undefined,
   allowedHosts: [...(values['allowed-host'] ?? []), ...(env.SITE_MCP_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
   baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
   dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
@@ -58,7 +58,7 @@ const config = {
 
 /** Reads --decision-limits: only the limits the source leaves open may change (§8 fixes 120/600, 5 minutes, …). */
 async function readDecisionLimits(file: string): Promise<DecisionLimits> {
-  if (!(values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET)) fail('--decision-limits needs --fixtures-secret (test mode only)');
+  if (!fixturesSecret) fail('--decision-limits needs --fixtures-secret (test mode only)');
   let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
@@ -104,11 +104,13 @@ function parseRateLimits(text: string) {
 
 if (values['break-rule']?.length) {
   // Test mode only: a deliberately broken server proves the suite's checks can fail.
-  if (!config.fixturesSecret) fail('--break-rule needs --fixtures-secret (test mode only).');
+  if (!fixturesSecret) fail('--break-rule needs --fixtures-secret (test mode only).');
   breakRules(values['break-rule']);
   console.log(`  DELIBERATELY BROKEN: ${values['break-rule'].join(', ')}`);
 }
-const server = await startServer(config).catch((error: NodeJS.ErrnoException) => {
+// Test mode: the fixtures protocol and its seams (reference/testing/), loaded only when a fixtures secret is given.
+const compositions = fixturesSecret ? [(await import('./testing/index.js')).testMode(fixturesSecret)] : [];
+const server = await startServer(config, ...compositions).catch((error: NodeJS.ErrnoException) => {
   // A taken port or an address this machine does not have is the user's to fix: one sentence, exit 1.
   if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {
     console.error(`npm start: cannot listen on ${config.host}:${config.port} (${error.code}); pick another --port or --host.`);
@@ -117,7 +119,7 @@ const server = await startServer(config).catch((error: NodeJS.ErrnoException) =>
   throw error;
 });
 console.log(`site-mcp reference server listening on ${server.url}`);
-console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${config.fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
+console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
 
 if (!values['no-seed']) {
   const marker = join(config.dataDir, 'demo-seed.json');

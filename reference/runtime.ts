@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { compileToolValidators, loadTools, targetsSite, type ToolDefinition } from '../spec/index.js';
 import { ActivityLog } from './store/activity.js';
-import { Store } from './store/store.js';
+import { Store, type StoreHooks } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
 import { DnsClient } from './domain/dns.js';
 import { Pairings } from './domain/pairing.js';
@@ -60,8 +60,6 @@ export interface Config {
   port: number;
   /** Public base URL; derived from the bound address when not set. */
   baseUrl?: string;
-  /** Enables the fixtures protocol (test mode) when set. */
-  fixturesSecret?: string;
   /** Extra Host header values accepted besides the bound address (DNS-rebinding protection). */
   allowedHosts: string[];
   /** DNS server for domain verification (host or host:port); the system resolver when unset. */
@@ -84,8 +82,6 @@ export class Runtime {
   readonly activity: ActivityLog;
   readonly limiter = new SlidingWindowLimiter();
   readonly dns = new DnsClient();
-  /** Workspaces whose next commit fails: filled only through the fixtures protocol (test mode). */
-  readonly failNextWrite = new Set<string>();
   /** Workspaces whose next tool answer fails its output check: filled only through the fixtures protocol (test mode). */
   readonly invalidNextAnswer = new Set<string>();
   /** Workspaces whose next image the provider fails to deliver: filled only through the fixtures protocol (test mode). */
@@ -114,15 +110,8 @@ export class Runtime {
     this.dns.useServer(config.dnsServer);
   }
 
-  static async create(config: Config): Promise<Runtime> {
-    // Test mode only: the fixtures protocol can make the next write of a workspace fail (§7.3 rollback checks).
-    let rt: Runtime | undefined;
-    const beforeCommit = config.fixturesSecret
-      ? (workspaceId: string) => {
-          if (rt?.failNextWrite.delete(workspaceId)) throw new Error('the write failed (fixtures: fail-next-write)');
-        }
-      : undefined;
-    rt = new Runtime(await Store.open(config.dataDir, beforeCommit), config);
-    return rt;
+  /** `storeHooks` come from the compositions (reference/app.ts); production has none. */
+  static async create(config: Config, storeHooks: StoreHooks = {}): Promise<Runtime> {
+    return new Runtime(await Store.open(config.dataDir, storeHooks), config);
   }
 }

@@ -1,31 +1,47 @@
-// The demo workspace of `npm start`: an owner with two sites (one published), built by the same world
-// builder the fixtures protocol uses, and one full-scope workspace connection.
+// The demo workspace of `npm start`: an owner with two sites (one published) and an editor, made with the
+// domain's own constructors (the ones the tools and the test-mode world builder use), and one full-scope
+// workspace connection.
+import { randomBytes } from 'node:crypto';
 import { indexConnection } from './domain/authenticate.js';
 import { createConnection } from './domain/connections.js';
 import { workspaceNow } from './domain/clock.js';
-import { buildWorld } from './domain/world.js';
+import { addPage, newSite, recordChange, starterPages } from './domain/site.js';
+import { lookupsOfNew, newUser, newWorkspaceDoc } from './domain/workspace.js';
 import type { Runtime } from './runtime.js';
 
 export async function seedDemo(rt: Runtime) {
-  const world = await buildWorld(
-    rt.store,
+  const now = new Date();
+  const ownerPassword = randomBytes(12).toString('base64url');
+  const demoAddress = (key: string) => (userId: string) => `${key}.${userId.slice(5).toLowerCase()}@example.test`;
+  const rosa = await newUser('Rosa Demo', demoAddress('rosa'), ownerPassword);
+  const eddie = await newUser('Eddie Editor', demoAddress('eddie'), randomBytes(12).toString('base64url'));
+  const doc = newWorkspaceDoc(
     {
       companyName: 'Rosa\'s Bakery Ltd',
       plan: 'business',
       credits: 25,
-      users: [{ key: 'rosa', name: 'Rosa Demo' }, { key: 'eddie', name: 'Eddie Editor' }],
-      sites: [
-        { key: 'bakery', name: 'Rosa\'s Bakery', businessName: 'Rosa\'s Bakery', members: { rosa: 'owner', eddie: 'editor' }, published: true },
-        { key: 'catering', name: 'Rosa\'s Catering', businessName: 'Rosa\'s Catering', members: { rosa: 'owner' } },
-      ],
+      aiConsent: true,
+      ownerUserId: rosa.userId,
+      users: { [rosa.userId]: rosa, [eddie.userId]: eddie },
+      billing: { monthlyCreditReset: true, trialEndsAt: null, paymentCustomerId: null },
     },
-    new Date(),
+    now,
   );
-  const owner = world.users.rosa!;
-  const { token } = await rt.store.transact(world.workspaceId, (ws, tx) => {
-    const created = createConnection(ws, { userId: owner.userId, websiteId: world.sites.bakery!.websiteId, reach: 'workspace', preset: 'full' }, workspaceNow(ws));
-    indexConnection(tx, created.connection, world.workspaceId);
+  const site = (name: string, members: Record<string, 'owner' | 'editor'>) => {
+    const made = newSite({ name, businessName: name, members, now });
+    for (const page of starterPages(name)) addPage(made, page);
+    recordChange(made, now, 'seed', 'Site created with its pages');
+    doc.sites[made.websiteId] = made;
+    return made;
+  };
+  const bakery = site('Rosa\'s Bakery', { [rosa.userId]: 'owner', [eddie.userId]: 'editor' });
+  bakery.published = { revision: bakery.siteRevision, publishedAt: now.toISOString(), content: structuredClone(bakery.draft) };
+  site('Rosa\'s Catering', { [rosa.userId]: 'owner' });
+  await rt.store.create(doc, lookupsOfNew(doc));
+  const { token } = await rt.store.transact(doc.id, (ws, tx) => {
+    const created = createConnection(ws, { userId: rosa.userId, websiteId: bakery.websiteId, reach: 'workspace', preset: 'full' }, workspaceNow(ws));
+    indexConnection(tx, created.connection, doc.id);
     return created;
   });
-  return { workspaceId: world.workspaceId, websiteId: world.sites.bakery!.websiteId, ownerEmail: owner.email, ownerPassword: owner.password, token };
+  return { workspaceId: doc.id, websiteId: bakery.websiteId, ownerEmail: rosa.email, ownerPassword, token };
 }

@@ -87,3 +87,37 @@ export function newSection(page: Page, type: string, content: Record<string, unk
   for (let n = 2; taken.has(k); n++) k = `${key ?? type}-${n}`;
   return { sectionId: newId('sec'), key: k, type, content, layout: {}, rev: 0, hidden: false };
 }
+
+/** A new page at the end of the site's draft, with its sections; the home page keeps the slug "home". */
+export function addPage(site: Site, input: { key: string; title: string; kind?: Page['kind']; sections?: { key: string; type: string; content: Record<string, unknown> }[] }): Page {
+  const page: Page = {
+    pageId: newId('page'),
+    key: input.key,
+    slug: input.key === 'home' ? 'home' : uniqueSlug(site, input.title),
+    title: input.title,
+    kind: input.kind ?? 'page',
+    hidden: false,
+    seo: { title: input.title, description: '' },
+    sections: [],
+  };
+  for (const section of input.sections ?? []) page.sections.push(newSection(page, section.type, structuredClone(section.content), section.key));
+  site.draft.pages.push(page);
+  return page;
+}
+
+type PageInput = Parameters<typeof addPage>[1];
+
+/** The pages of a demo or test site when none are given: a home page with a hero and a text, and a contact page. */
+export function starterPages(businessName: string): PageInput[] {
+  return [
+    {
+      key: 'home',
+      title: 'Home',
+      sections: [
+        { key: 'hero', type: 'hero', content: { heading: `Welcome to ${businessName}`, subheading: 'Fresh every morning', buttonLabel: 'Visit us', buttonHref: '/contact' } },
+        { key: 'intro', type: 'text', content: { heading: 'About us', body: `${businessName} is a family business.` } },
+      ],
+    },
+    { key: 'contact', title: 'Contact', sections: [{ key: 'form', type: 'contact', content: { heading: 'Get in touch', showForm: true } }] },
+  ];
+}

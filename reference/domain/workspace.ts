@@ -1,7 +1,9 @@
-// A new, empty workspace document: the one place its shape is spelled out. The world builder, the seed and
-// company creation pass only what differs.
-import type { WorkspaceDoc } from './model.js';
+// A new, empty workspace document: the one place its shape is spelled out. The world builder (test mode), the
+// demo seed and company creation pass only what differs; the first two add users and sites with the helpers below.
+import type { UserRecord, WorkspaceDoc } from './model.js';
+import type { DirectoryKind } from '../store/store.js';
 import { newId } from './ids.js';
+import { hashPassword } from './passwords.js';
 
 type Required = 'companyName' | 'plan' | 'ownerUserId';
 
@@ -23,4 +25,18 @@ export function newWorkspaceDoc(fields: Pick<WorkspaceDoc, Required> & Partial<O
     billing: { monthlyCreditReset: false, trialEndsAt: null, paymentCustomerId: null },
     ...fields,
   };
+}
+
+/** A user with a new id, an address made from that id, and the scrypt hash of `password` (never stored in clear). */
+export async function newUser(name: string, emailOf: (userId: string) => string, password: string): Promise<UserRecord> {
+  const userId = newId('user');
+  return { userId, name, email: emailOf(userId), passwordHash: await hashPassword(password) };
+}
+
+/** The lookup entries a new workspace document is created with: its sites, its users and their addresses. */
+export function lookupsOfNew(doc: WorkspaceDoc): [DirectoryKind, string][] {
+  return [
+    ...Object.values(doc.sites).map((site): [DirectoryKind, string] => ['site', site.websiteId]),
+    ...Object.values(doc.users).flatMap((user): [DirectoryKind, string][] => [['user', user.userId], ['email', user.email]]),
+  ];
 }

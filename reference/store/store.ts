@@ -130,6 +130,12 @@ interface HeldCommits {
   order: KeyedMutex;
 }
 
+/** Seams of the store's commits, installed by a composition (reference/app.ts Composition). */
+export interface StoreHooks {
+  /** Called before each commit of a workspace, after the documents it creates are written; a throw fails that commit like a failed disk write would. */
+  beforeCommit?(workspaceId: string): void;
+}
+
 export class Store {
   readonly dataDir: string;
   #docs = new Map<string, Entry>();
@@ -138,22 +144,21 @@ export class Store {
   #mutex = new KeyedMutex();
   #held = new AsyncLocalStorage<HeldCommits>();
 
-  /** Called before each commit of a workspace; a throw fails that commit like a failed disk write would. */
-  readonly #beforeCommit: ((workspaceId: string) => void) | undefined;
+  readonly #hooks: StoreHooks;
 
-  private constructor(dataDir: string, beforeCommit?: (workspaceId: string) => void) {
+  private constructor(dataDir: string, hooks: StoreHooks) {
     this.dataDir = dataDir;
-    this.#beforeCommit = beforeCommit;
+    this.#hooks = hooks;
   }
 
-  /** `beforeCommit` is a seam for test mode (the fixtures protocol's fail-next-write); production passes none. */
-  static async open(dataDir: string, beforeCommit?: (workspaceId: string) => void): Promise<Store> {
+  /** `hooks` are a seam for a composition (test mode installs fail-next-write); production passes none. */
+  static async open(dataDir: string, hooks: StoreHooks = {}): Promise<Store> {
     for (const sub of ['workspaces', 'directory', 'activity']) {
       await mkdir(join(dataDir, sub), { recursive: true });
       // Temporary files of writes a crash interrupted: never renamed, so never committed.
       for (const name of await readdir(join(dataDir, sub))) if (name.endsWith('.tmp')) await rm(join(dataDir, sub, name), { force: true });
     }
-    return new Store(dataDir, beforeCommit);
+    return new Store(dataDir, hooks);
   }
 
   /** The current document, for reads. Callers must not mutate it: writes go through transact(). */
@@ -290,7 +295,7 @@ export class Store {
     try {
       for (const doc of pending.creations) if (await this.create(doc, [], { ifAbsent: true })) created.push(doc.id);
       try {
-        this.#beforeCommit?.(workspaceId);
+        this.#hooks.beforeCommit?.(workspaceId);
       } catch (error) {
         // The broken server of error-business-failure-rolls-back keeps the failed write, as this store once did.
         if (isBroken('error-business-failure-rolls-back')) entry.low.data = draft;

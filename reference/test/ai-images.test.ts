@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../app.js';
+import { testMode } from '../testing/index.js';
 import { setImageProvider, imageProvider } from '../tools/ai-images.js';
 import { svgBrandProvider } from '../domain/image-provider.js';
 import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
@@ -19,7 +20,7 @@ let providerCalls = 0;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'site-mcp-ai-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'test-secret', allowedHosts: [] });
+  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] }, testMode('test-secret'));
   fx = new FixturesClient(server.url, 'test-secret');
   const world = await fx.world({ credits: 0, users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
   workspaceId = world.workspaceId;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../app.js';
 import type { Config } from '../runtime.js';
+import { testMode } from '../testing/index.js';
 import { FixturesClient, type WorldRequest, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
@@ -20,10 +21,13 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Starts the reference on loopback, port 0, a fresh data directory and the fixtures protocol (unless overridden). */
-export async function startTestServer(name: string, config: Partial<Config> = {}): Promise<TestServer> {
+/**
+ * Starts the reference on loopback, port 0, a fresh data directory and, unless `fixtures` is false, in test mode
+ * (the fixtures protocol, reference/testing/).
+ */
+export async function startTestServer(name: string, config: Partial<Config> = {}, { fixtures = true }: { fixtures?: boolean } = {}): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), `site-mcp-${name}-`));
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: FIXTURES_SECRET, allowedHosts: [], ...config });
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [], ...config }, ...(fixtures ? [testMode(FIXTURES_SECRET)] : []));
   return {
     server,
     url: server.url,

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../app.js';
+import { testMode } from '../testing/index.js';
 import { setMigrationNetwork } from '../tools/migrate-site.js';
 import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
@@ -34,7 +35,7 @@ beforeAll(async () => {
     },
   });
   dir = await mkdtemp(join(tmpdir(), 'site-mcp-migrate-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, fixturesSecret: 'test-secret', allowedHosts: [] });
+  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] }, testMode('test-secret'));
   const fx = new FixturesClient(server.url, 'test-secret');
   const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
   mainId = world.sites.main!.websiteId;

@@ -12,7 +12,7 @@ let test: TestServer;
 
 beforeAll(async () => {
   // No fixtures protocol: pairing is a public endpoint.
-  test = await startTestServer('pairing-limits', { fixturesSecret: undefined });
+  test = await startTestServer('pairing-limits', {}, { fixtures: false });
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../app.js';
-import { buildWorld } from '../domain/world.js';
+import { buildWorld } from '../testing/world.js';
 
 const started: { server: RunningServer; dir: string }[] = [];
 

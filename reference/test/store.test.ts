@@ -157,8 +157,10 @@ describe('Store', () => {
 
   it('rule:company-creation-atomic — a new company whose anchor commit fails is removed again; the retry creates it once', async () => {
     let failNext = true;
-    const failing = await Store.open(dir, () => {
-      if (failNext) throw new Error('the write failed');
+    const failing = await Store.open(dir, {
+      beforeCommit: () => {
+        if (failNext) throw new Error('the write failed');
+      },
     });
     const anchor = doc('ws_a');
     anchor.users.u1 = { userId: 'u1', email: 'u1@example.test', name: 'U', passwordHash: 'x' } as never;

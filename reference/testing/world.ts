@@ -1,13 +1,13 @@
-// Builds a whole workspace (company, users, sites, pages, records) in one go. The fixtures protocol's
-// POST /worlds and the demo seed both use it, so a conformance world and the demo are made the same way.
+// Builds a whole workspace (company, users, sites, pages, records) in one go, for the fixtures protocol's
+// POST /worlds (test mode). It uses the domain's own constructors (newWorkspaceDoc, newUser, newSite, addPage),
+// the ones the demo seed and the tools use, so a conformance world is made of the records the product makes.
 import { randomBytes } from 'node:crypto';
-import type { Site, WorkspaceDoc } from './model.js';
-import type { Role } from './vocabulary.js';
-import { newId } from './ids.js';
-import { newWorkspaceDoc } from './workspace.js';
-import { hashPassword } from './passwords.js';
-import { newSection, newSite, recordChange, uniqueSlug } from './site.js';
-import type { DirectoryKind, Store } from '../store/store.js';
+import type { Site, WorkspaceDoc } from '../domain/model.js';
+import type { Role } from '../domain/vocabulary.js';
+import { newId } from '../domain/ids.js';
+import { lookupsOfNew, newUser, newWorkspaceDoc } from '../domain/workspace.js';
+import { addPage, newSite, recordChange, starterPages } from '../domain/site.js';
+import type { Store } from '../store/store.js';
 
 export interface WorldRequest {
   companyName?: string;
@@ -46,21 +46,6 @@ const RECORD_ID_FIELD: Record<keyof Site['records'], string> = {
 
 export class WorldError extends Error {}
 
-/** The default pages of a seeded site when the request names none: enough for every content tool. */
-export function defaultPages(businessName: string): NonNullable<NonNullable<WorldRequest['sites']>[number]['pages']> {
-  return [
-    {
-      key: 'home',
-      title: 'Home',
-      sections: [
-        { key: 'hero', type: 'hero', content: { heading: `Welcome to ${businessName}`, subheading: 'Fresh every morning', buttonLabel: 'Visit us', buttonHref: '/contact' } },
-        { key: 'intro', type: 'text', content: { heading: 'About us', body: `${businessName} is a family business.` } },
-      ],
-    },
-    { key: 'contact', title: 'Contact', sections: [{ key: 'form', type: 'contact', content: { heading: 'Get in touch', showForm: true } }] },
-  ];
-}
-
 export async function buildWorld(store: Store, request: WorldRequest, now: Date): Promise<WorldResponse> {
   const response: WorldResponse = { workspaceId: '', users: {}, sites: {} };
   const userIds = new Map<string, string>();
@@ -82,10 +67,10 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
   response.workspaceId = workspaceId;
   for (const u of request.users) {
     if (userIds.has(u.key)) throw new WorldError(`duplicate user key "${u.key}"`);
-    const userId = newId('user');
     const password = randomBytes(12).toString('base64url');
-    const email = `${u.key}.${userId.slice(5).toLowerCase()}@example.test`;
-    doc.users[userId] = { userId, name: u.name ?? u.key, email, passwordHash: await hashPassword(password) };
+    const user = await newUser(u.name ?? u.key, (userId) => `${u.key}.${userId.slice(5).toLowerCase()}@example.test`, password);
+    const { userId, email } = user;
+    doc.users[userId] = user;
     userIds.set(u.key, userId);
     response.users[u.key] = { userId, email, password };
   }
@@ -101,24 +86,9 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
     const businessName = s.businessName ?? 'Example Bakery';
     const site = newSite({ name: s.name ?? `${businessName} site`, businessName, members, now });
     const pagesOut: WorldResponse['sites'][string]['pages'] = {};
-    for (const p of s.pages ?? defaultPages(businessName)) {
-      const page = {
-        pageId: newId('page'),
-        key: p.key,
-        slug: p.key === 'home' ? 'home' : uniqueSlug(site, p.title),
-        title: p.title,
-        kind: p.kind ?? 'page',
-        hidden: false,
-        seo: { title: p.title, description: '' },
-        sections: [] as Site['draft']['pages'][number]['sections'],
-      };
-      const sectionsOut: Record<string, string> = {};
-      for (const sec of p.sections ?? []) {
-        const section = newSection(page, sec.type, structuredClone(sec.content), sec.key);
-        page.sections.push(section);
-        sectionsOut[sec.key] = section.sectionId;
-      }
-      site.draft.pages.push(page);
+    for (const p of s.pages ?? starterPages(businessName)) {
+      const page = addPage(site, p);
+      const sectionsOut = Object.fromEntries((p.sections ?? []).map((sec, i) => [sec.key, page.sections[i]!.sectionId]));
       pagesOut[p.key] = { pageId: page.pageId, sections: sectionsOut };
     }
     recordChange(site, now, 'seed', 'Site created with its pages');
@@ -139,9 +109,6 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
     doc.sites[site.websiteId] = site;
     response.sites[s.key] = { websiteId: site.websiteId, pages: pagesOut, records: recordsOut };
   }
-  await store.create(doc, [
-    ...Object.values(doc.sites).map((site): [DirectoryKind, string] => ['site', site.websiteId]),
-    ...Object.values(doc.users).flatMap((user): [DirectoryKind, string][] => [['user', user.userId], ['email', user.email]]),
-  ]);
+  await store.create(doc, lookupsOfNew(doc));
   return response;
 }

@@ -1,6 +1,7 @@
 // The conformance fixtures protocol (conformance/README.md, spec/schemas/fixtures/fixtures.schema.json).
-// Mounted only when the server has a fixtures secret; a request without the right secret gets the same 404 as
-// a server without the protocol. Each handler reuses the domain code the app itself uses.
+// Mounted only by the test-mode composition (./index.ts), when the server has a fixtures secret; a request
+// without the right secret gets the same 404 as a server without the protocol. Each handler reuses the domain
+// code the app itself uses.
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -9,15 +10,15 @@ import { ToolError } from '../domain/errors.js';
 import { connectionView, createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
-import { buildWorld, WorldError, type WorldRequest } from '../domain/world.js';
+import { buildWorld, WorldError, type WorldRequest } from './world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
 import { companyFacts } from '../domain/company.js';
 import { collectExpiredPlans, decidePlan, DecisionError } from '../domain/plans.js';
 import { PairingError } from '../domain/pairing.js';
-import { approveAs } from './pairing.js';
+import { approveAs } from '../http/pairing.js';
 import type { Runtime } from '../runtime.js';
-import { readJsonBody, BodyError } from './body.js';
+import { readJsonBody, BodyError } from '../http/body.js';
 import { entryOf } from '../domain/model.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json';
@@ -28,8 +29,12 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-export function fixturesRouter(rt: Runtime): Router {
-  const secret = rt.config.fixturesSecret!;
+/** The one-shot faults a scenario arms, per workspace; the test-mode composition installs what reads them. */
+export interface Faults {
+  failNextWrite: Set<string>;
+}
+
+export function fixturesRouter(rt: Runtime, secret: string, faults: Faults): Router {
   const ajv = sharedAjv();
   const router = new Router({ prefix: '/test-fixtures/v1' });
 
@@ -162,12 +167,12 @@ export function fixturesRouter(rt: Runtime): Router {
   //     tool-answer-checked-before-commit);
   //   fail-next-image: the image provider fails the next image, as an outage would (§4.3: credits are charged
   //     only after delivery; rule generate-image-charged-after-delivery).
-  const faults: [route: string, armed: Set<string>][] = [
-    ['fail-next-write', rt.failNextWrite],
+  const faultRoutes: [route: string, armed: Set<string>][] = [
+    ['fail-next-write', faults.failNextWrite],
     ['invalid-next-answer', rt.invalidNextAnswer],
     ['fail-next-image', rt.failNextImage],
   ];
-  for (const [route, armed] of faults) {
+  for (const [route, armed] of faultRoutes) {
     router.post(`/workspaces/:id/${route}`, async (ctx) => {
       if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
       armed.add(ctx.params.id!);
