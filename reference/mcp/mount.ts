@@ -13,7 +13,7 @@ import type { Runtime } from '../runtime.js';
 import { buildMcpServer } from './server.js';
 import { readJsonBody, BodyError } from '../http/body.js';
 import { invalidParams, oversizedToolCall } from './message-shape.js';
-import { callTool } from './call-tool.js';
+import { callTool } from './pipeline.js';
 import { toCallToolResult } from './envelope.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-cap imports get a tool error

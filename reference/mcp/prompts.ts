@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { workspaceNow } from '../domain/clock.js';
 import type { Runtime } from '../runtime.js';
-import { checkRateLimits, type Principal } from './call-tool.js';
+import { checkRateLimits, type Principal } from './pipeline.js';
 import { ToolError } from '../domain/errors.js';
 
 interface PromptSpec { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[]; template: string }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime.js';
-import { callTool, type Principal } from './call-tool.js';
+import { callTool, type Principal } from './pipeline.js';
 
 interface ResourceSpec { uri: string; name: string; title: string; mimeType: string; tool: string; description: string }
 const RESOURCES = (JSON.parse(readFileSync(new URL('../../spec/resources.json', import.meta.url), 'utf8')) as { resources: ResourceSpec[] }).resources;

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { toolsListPayload } from '../../spec/index.js';
 import type { Runtime } from '../runtime.js';
-import { callTool, type Principal } from './call-tool.js';
+import { callTool, type Principal } from './pipeline.js';
 import { toCallToolResult } from './envelope.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, readResource } from './resources.js';

@@ -1,5 +1,5 @@
 // Advanced editor tools (§4.3; content:write + the invite-only advanced-editor grant, checked by the gate in
-// mcp/call-tool.ts): get_section_json, replace_section_content, set_section_layout.
+// mcp/pipeline.ts): get_section_json, replace_section_content, set_section_layout.
 import { ToolError } from '../domain/errors.js';
 import { findSection, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';

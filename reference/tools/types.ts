@@ -1,5 +1,5 @@
 // What a tool handler receives. Authorization, validation, rate limits and activity are done before and
-// after the handler by mcp/call-tool.ts, so a handler holds only the business logic of its tool.
+// after the handler by mcp/pipeline.ts, so a handler holds only the business logic of its tool.
 import type { ToolName, ToolTypes } from '../../generated/tool-map.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import type { Runtime } from '../runtime.js';

@@ -1,0 +1,283 @@
+// The one path every tool call takes, as a table of named steps (after panva/node-oidc-provider's actions: one
+// check per step, each naming the rule it enforces). callTool runs the table in order; a step refuses the call by
+// throwing a ToolError, which the envelope step turns into { ok: false, error }, so every outcome is an envelope
+// and nothing escapes as a crash. A step that wraps the ones after it (activity, envelope, held commits) is an
+// `around` step; every other step is a `run` step.
+import { ToolError } from '../domain/errors.js';
+import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../domain/authorize.js';
+import { workspaceNow } from '../domain/clock.js';
+import { rateLimited } from '../domain/rate-limit.js';
+import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
+import type { ActivityEntry } from '../store/activity.js';
+import type { CatalogueEntry, Runtime } from '../runtime.js';
+import { handlerFor } from '../tools/index.js';
+import type { ToolContext } from '../tools/types.js';
+import type { Envelope } from './envelope.js';
+import { complexityProblem } from './message-shape.js';
+import { isBroken } from '../domain/breaks.js';
+
+export interface Principal {
+  workspaceId: string;
+  connectionId: string;
+}
+
+/** One tool call as it goes down the table: what the steps read, and what they find out on the way. */
+export interface Call {
+  readonly rt: Runtime;
+  readonly principal: Principal;
+  /** The tool the client named (a resource read names its resource's tool). */
+  readonly name: string;
+  /** The arguments as sent, undefined when none were. */
+  readonly rawArgs: unknown;
+  /** The workspace as read before the call. */
+  readonly ws: WorkspaceDoc;
+  readonly connection: Connection;
+  readonly now: Date;
+  /** The call's one activity entry: steps fill in its website and summary, the activity step its outcome. */
+  readonly entry: ActivityEntry;
+  /** The arguments, {} when none were sent. */
+  readonly args: unknown;
+  /** The catalogue entry of the tool, found by the tool-catalogue-exact step. */
+  tool?: CatalogueEntry;
+  /** The target website, resolved by the authz-cross-tenant-not-found step for a tool that takes one. */
+  site?: Site;
+  /** The handler's answer. */
+  data?: unknown;
+  /** What the client gets back, set by the envelope step. */
+  answer?: Envelope;
+}
+
+export type CallStep =
+  | { rule: string; run: (call: Call) => void | Promise<void> }
+  | { rule: string; around: (call: Call, rest: () => Promise<void>) => Promise<void> };
+
+const OUTCOME: Partial<Record<string, ActivityEntry['outcome']>> = {
+  scope_denied: 'denied',
+  access_denied: 'denied',
+  owner_only: 'denied',
+  advanced_grant_missing: 'denied',
+  area_disabled: 'denied',
+  validation_failed: 'invalid',
+  not_found: 'not_found',
+  internal_error: 'error',
+};
+
+/** The tool a step after tool-catalogue-exact works on. */
+function toolOf(call: Call): CatalogueEntry {
+  if (!call.tool) throw new Error(`the call path has no tool for ${call.name}: a step that needs it runs before the tool is looked up`);
+  return call.tool;
+}
+
+/** Turns ajv errors into the issues list of validation_failed. */
+function issuesOf(errors: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null | undefined) {
+  return (errors ?? []).slice(0, 20).map((e) => ({
+    path: e.instancePath || '/',
+    message: e.params && 'additionalProperty' in e.params ? `unknown property "${String(e.params.additionalProperty)}"` : (e.message ?? 'invalid'),
+  }));
+}
+
+/** Test mode: the fixtures' invalid-next-answer turns the answer into one no output schema accepts, as a bug would. */
+function answerUnderTest(rt: Runtime, workspaceId: string, data: unknown): unknown {
+  return rt.invalidNextAnswer.delete(workspaceId) ? 'an answer outside the output schema (fixtures: invalid-next-answer)' : data;
+}
+
+/** Rules rate-limit-per-connection and rate-limit-per-workspace; prompts take the same limits. */
+export function checkRateLimits(rt: Runtime, principal: Principal, nowMs: number): void {
+  const { perConnection, perWorkspace } = rt.limits.rateLimits;
+  const refused = rt.limiter.take(
+    [
+      { key: `conn:${principal.connectionId}`, window: perConnection },
+      { key: `ws:${principal.workspaceId}`, window: perWorkspace },
+    ],
+    nowMs,
+  );
+  if (refused && !isBroken('rate-limit-per-connection')) throw rateLimited(refused.refusedKey.startsWith('conn:') ? 'this connection' : 'this workspace', refused);
+}
+
+/** Rule activity-entry-every-call: exactly one entry per call, awaited, so the answer leaves only once it is on disk. */
+async function recordActivity(call: Call, rest: () => Promise<void>): Promise<void> {
+  try {
+    await rest();
+  } finally {
+    // Every failure is logged with its code (rule error-failure-logged).
+    if (call.answer && !call.answer.ok) {
+      call.entry.outcome = OUTCOME[call.answer.error.code] ?? 'refused';
+      call.entry.code = call.answer.error.code;
+    }
+    if (isBroken('activity-pii-free') && call.answer && !call.answer.ok) call.entry.summary = JSON.stringify(call.rawArgs);
+    await call.rt.activity.append(call.entry).catch((error) => console.error('[site-mcp] activity append failed:', error));
+  }
+}
+
+/** Rule never-a-server-error: a refusal answers its ToolError; anything else is an internal_error, logged here once. */
+async function answerEnvelope(call: Call, rest: () => Promise<void>): Promise<void> {
+  try {
+    await rest();
+    call.answer = { ok: true, data: call.data };
+  } catch (error) {
+    const toolError =
+      error instanceof ToolError
+        ? error
+        : (console.error(`[site-mcp] ${call.name} failed:`, error), new ToolError('internal_error', `${call.name} failed unexpectedly; no change was kept. Try again, or report it if it persists.`));
+    call.answer = { ok: false, error: toolError.toJSON() };
+  }
+}
+
+/** Rules rate-limit-per-connection and rate-limit-per-workspace: counted before anything else, unknown tools too. */
+function takeRateLimits(call: Call): void {
+  checkRateLimits(call.rt, call.principal, call.now.getTime());
+}
+
+/** Rule tool-catalogue-exact: a name outside the catalogue is not found. */
+function findTool(call: Call): void {
+  call.tool = call.rt.catalogue.get(call.name);
+  if (!call.tool) throw new ToolError('not_found', `There is no tool named "${call.name}". Call tools/list for the catalogue.`);
+}
+
+/** Rule scope-ceiling: the connection's scopes bound every call, whoever created it. */
+function checkScopeCeiling(call: Call): void {
+  if (!isBroken('scope-ceiling')) checkScopes(call.connection, toolOf(call).gate, call.name);
+}
+
+/** Rule tool-arguments-bounded: bounded before the schema validator walks them, and so before anything could store them. */
+function boundArguments(call: Call): void {
+  const tooComplex = complexityProblem(call.args, call.rt.limits.toolArguments);
+  if (tooComplex) {
+    throw new ToolError('validation_failed', `The arguments of ${call.name} are ${tooComplex}; send a smaller document.`, { issues: [{ path: '/', message: tooComplex }] });
+  }
+}
+
+/** Rule tool-input-validated: arguments outside the tool's input schema answer validation_failed with each path. */
+function validateArguments(call: Call): void {
+  const { validateInput } = toolOf(call);
+  if (!validateInput(call.args)) {
+    throw new ToolError('validation_failed', `The arguments of ${call.name} do not match its input schema.`, { issues: issuesOf(validateInput.errors) });
+  }
+}
+
+/** Rule authz-cross-tenant-not-found: the target website, where another tenant's answers exactly like a missing one. */
+function resolveWebsite(call: Call): void {
+  if (!toolOf(call).gate.targetsSite) return;
+  call.site = resolveTarget(call.ws, call.connection, (call.args as Record<string, unknown>).websiteId as string | undefined);
+  call.entry.websiteId = call.site.websiteId;
+}
+
+/** Rule connection-live-role-recheck: the creator's role on the target website, read now, not at creation. */
+function checkLiveRole(call: Call): void {
+  if (call.site && !isBroken('connection-live-role-recheck')) checkRole(call.ws, call.connection, call.site, toolOf(call).gate, call.name);
+}
+
+/** Rules authz-agency-area-off and advanced-grant-fail-closed: the workspace's own switches. */
+function checkGates(call: Call): void {
+  checkWorkspaceGates(call.ws, toolOf(call).gate, call.name);
+}
+
+/** Rules throttle-connect-domain, throttle-generate-image, throttle-create-site: a tool's own per-workspace throttle. */
+function takeThrottle(call: Call): void {
+  const throttle = call.rt.limits.throttles[call.name];
+  if (!throttle) return;
+  const refused = call.rt.limiter.take([{ key: `throttle:${call.name}:${call.ws.id}`, window: throttle }], call.now.getTime());
+  if (refused) throw rateLimited(`${call.name} in this workspace`, refused, 'throttled');
+}
+
+/**
+ * Rule tool-answer-checked-before-commit: the handler's writes are held until its answer passed the output check
+ * (a step of its own inside), so a failed check keeps nothing. Without this step each write commits as it is made.
+ */
+async function holdCommits(call: Call, rest: () => Promise<void>): Promise<void> {
+  await (isBroken('tool-answer-checked-before-commit') ? rest() : call.rt.store.holdCommits(rest, () => undefined));
+}
+
+/** Rule error-business-failure-rolls-back: the handler's business logic, each of its writes one transaction (ctx.write). */
+async function runHandler(call: Call): Promise<void> {
+  const { rt, ws, connection, site, entry } = call;
+  const handler = handlerFor(call.name);
+  if (!handler) {
+    throw new ToolError('not_implemented', `${call.name} is in the catalogue but the reference server does not implement it yet.`, { tool: call.name });
+  }
+  const ctx: ToolContext = {
+    rt,
+    args: call.args as Record<string, unknown>,
+    connection,
+    ws,
+    site,
+    now: call.now,
+    write: (operation) =>
+      rt.store.transact(ws.id, (fresh, tx) => {
+        const freshSite = site ? fresh.sites[site.websiteId] : undefined;
+        if (site && !freshSite) throw new ToolError('not_found', 'The website was removed while the call ran.');
+        return operation(fresh, freshSite as Site, tx);
+      }),
+    note: (summary, extra) => {
+      entry.summary = summary;
+      if (extra?.creditsSpent !== undefined) entry.creditsSpent = extra.creditsSpent;
+    },
+  };
+  call.data = answerUnderTest(rt, ws.id, await handler(ctx));
+}
+
+/** Rule tool-output-schema: an answer outside the tool's own output schema is a bug in this server, reported as such. */
+function checkAnswer(call: Call): void {
+  const { validateOutput } = toolOf(call);
+  if (validateOutput(call.data)) return;
+  console.error(`[site-mcp] ${call.name} output violates its schema:`, JSON.stringify(validateOutput.errors));
+  throw new ToolError('internal_error', `${call.name} produced a result that does not match its output schema; no change was kept. This is a server bug.`);
+}
+
+/** The call path, in order. */
+export const CALL_STEPS: readonly CallStep[] = [
+  { rule: 'activity-entry-every-call', around: recordActivity },
+  { rule: 'never-a-server-error', around: answerEnvelope },
+  { rule: 'rate-limit-per-connection', run: takeRateLimits },
+  { rule: 'tool-catalogue-exact', run: findTool },
+  { rule: 'scope-ceiling', run: checkScopeCeiling },
+  { rule: 'tool-arguments-bounded', run: boundArguments },
+  { rule: 'tool-input-validated', run: validateArguments },
+  { rule: 'authz-cross-tenant-not-found', run: resolveWebsite },
+  { rule: 'connection-live-role-recheck', run: checkLiveRole },
+  { rule: 'authz-agency-area-off', run: checkGates },
+  { rule: 'throttle-generate-image', run: takeThrottle },
+  { rule: 'tool-answer-checked-before-commit', around: holdCommits },
+  { rule: 'error-business-failure-rolls-back', run: runHandler },
+  { rule: 'tool-output-schema', run: checkAnswer },
+];
+
+/** Runs `steps` from the first; an `around` step runs the rest inside itself. */
+async function runSteps(steps: readonly CallStep[], call: Call): Promise<void> {
+  for (const [i, step] of steps.entries()) {
+    if ('around' in step) return step.around(call, () => runSteps(steps.slice(i + 1), call));
+    await step.run(call);
+  }
+}
+
+/**
+ * Runs tool `name` down the call path. `loggedAs` lets a resource read reuse the path of its tool (same
+ * authorization) while its activity entry names the resource.
+ */
+export async function callTool(
+  rt: Runtime,
+  principal: Principal,
+  name: string,
+  rawArgs: unknown,
+  loggedAs: { kind: ActivityEntry['kind']; name: string } = { kind: 'tool', name },
+): Promise<Envelope> {
+  const ws = await rt.store.read(principal.workspaceId);
+  const connection = ws?.connections[principal.connectionId];
+  if (!ws || !connection) {
+    return { ok: false, error: new ToolError('access_denied', 'This connection no longer exists.').toJSON() };
+  }
+  const now = workspaceNow(ws);
+  const entry: ActivityEntry = {
+    at: now.toISOString(),
+    connectionId: connection.connectionId,
+    workspaceId: ws.id,
+    websiteId: null,
+    kind: loggedAs.kind,
+    name: loggedAs.name,
+    outcome: 'ok',
+  };
+  const call: Call = { rt, principal, name, rawArgs, ws, connection, now, entry, args: rawArgs ?? {} };
+  await runSteps(CALL_STEPS, call);
+  if (!call.answer) throw new Error(`the call path answered nothing for ${name}: its table has no envelope step`);
+  return call.answer;
+}
