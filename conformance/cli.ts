@@ -217,7 +217,7 @@ async function main(): Promise<number> {
       join(reportsDir, 'conformance.json'),
       `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], finishedAt: new Date().toISOString(), ...json }, null, 2)}\n`,
     );
-    await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, notChecked: report.notChecked }, null, 2)}\n`);
+    await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, notChecked: report.notChecked, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
     await writeFile(join(reportsDir, 'summary.md'), summaryMarkdown(report, target.url));
     // The replay reruns the same scenario against the same target with the same choices; the secret stays in
     // the environment, never in a printed line.

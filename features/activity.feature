@@ -68,3 +68,15 @@ Feature: Activity
     When the clock of the workspace of "olive" advances 2 days
     And "agent" calls "list_pages"
     Then the activity of "agent" lists "get_brand, list_pages" in this order
+
+  @rule:activity-shown-in-developers
+  Scenario: The owner reads each call of a connection, with its outcome, as the Developers settings show it
+    # The fixtures protocol's activity read is the Developers settings' view of one connection (its address in
+    # the app is not shown by the source).
+    When "agent" calls "list_sites"
+    And "agent" calls "update_business_name" with:
+      """
+      { "businessName": "Not allowed" }
+      """
+    Then the activity of "agent" lists "list_sites, update_business_name" in this order
+    And the activity of "agent" has an entry for "update_business_name" with outcome "denied" and code "scope_denied"

@@ -123,6 +123,29 @@ Feature: Domains
     Then the call fails with "not_found"
     And the answer looks exactly like the remembered "missing primary"
 
+  @rule:domain-foreign-hostname-same-time
+  Scenario: connect_domain makes the same DNS lookups for another tenant's hostname as for one that does not exist
+    # Our decision: the same probes (the hostname and each parent domain), so the time taken tells nothing either.
+    Given the target adopts the decision "domain-foreign-hostname-same-time"
+    And the hostname "{{host:taken}}" exists in DNS
+    When "rival" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:taken}}" }
+      """
+    Then the call succeeds
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:nowhere}}" }
+      """
+    Then the call fails with "not_found"
+    Given the DNS lookups so far are set aside
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:taken}}" }
+      """
+    Then the call fails with "not_found"
+    And the DNS lookups since then for "{{host:taken}}" are the ones made for "{{host:nowhere}}"
+
   @rule:domain-write-owner-only @rule:authz-owner-only-stricter
   Scenario: An editor's connection can neither connect a domain nor choose the primary one
     Given the hostname "{{host:shop}}" exists in DNS

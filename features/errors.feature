@@ -57,3 +57,20 @@ Feature: Errors and the result envelope
       | {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}                                |
       | {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_page","arguments":"x"}} |
       | {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"svc://nothing/here"}}  |
+
+  @rule:tool-arguments-bounded
+  Scenario: Arguments nested deeper or holding more values than the bounds are a validation failure; within them they are kept
+    # The bounds (spec/limits.json toolArguments) are our decision; the source shows none.
+    Given the target adopts the decision "tool-arguments-bounded"
+    When "agent" imports a site whose collection item nests the arguments 1 level past the depth bound
+    Then the call fails with "validation_failed"
+    When "agent" imports a site whose collection item holds more values than the argument bound
+    Then the call fails with "validation_failed"
+    When "agent" imports a site whose collection item nests the arguments 2 levels within the depth bound
+    Then the call succeeds
+    # No accepted document makes a later write of the workspace fail.
+    When "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Still writable" }
+      """
+    Then the call succeeds

@@ -105,3 +105,37 @@ Feature: Device-code pairing and the discovery file
     And the response body contains "/api/mcp"
     And the response body contains "revoking"
     And the response body does not contain "not offered"
+
+  @rule:app-pages-frame-protection
+  Scenario: The approval page /dashboard/connect and its redirect cannot be framed or sniffed and send no referrer to other origins
+    # Which headers protect an app page is our decision (the source shows no headers); §4.1 names this page.
+    Given the target adopts the decision "app-pages-frame-protection"
+    When a client GETs "/dashboard/connect" without following redirects
+    Then the response header "x-frame-options" equals "DENY"
+    And the response header "x-content-type-options" equals "nosniff"
+    And the response header "referrer-policy" equals "same-origin"
+    When a client GETs "/dashboard/connect"
+    Then the HTTP status is below 400
+    And the Content-Security-Policy directive "frame-ancestors" is "'none'"
+    And the response header "x-frame-options" equals "DENY"
+    And the response header "x-content-type-options" equals "nosniff"
+    And the response header "referrer-policy" equals "same-origin"
+
+  @rule:dashboard-connect-lists-scopes @rule:pairing-grant-only-narrower
+  Scenario: The approval page lists every requested scope with a control to untick it, and an unticked scope is not granted
+    # The verification address and the poll's fields are our decision (§4.1 "not shown"); the page is a browser page.
+    Given the target adopts the decision "pairing-field-names"
+    When a command-line tool starts a pairing asking for "site:read, content:write, crm:read"
+    And "olive" opens the approval page of the pairing in a browser
+    Then the approval page lists every requested scope with a ticked checkbox to untick it
+    When "olive" unticks "crm:read" and approves on the page
+    And the command-line tool polls
+    Then the poll answers approved with scopes "site:read, content:write" and website "{{site:main}}"
+
+  @rule:pair-start-throttled-per-address
+  Scenario: Pairing starts are counted per client address; past the allowance a start is refused before its body is read
+    # The allowance (spec/limits.json pairStart) and the answer are our decision; the source shows no throttle here.
+    Given the target adopts the decision "pair-start-throttled-per-address"
+    When a command-line tool starts pairings from one address until its allowance is spent
+    Then the next start from that address answers 429 with Retry-After and a JSON error, whatever its body
+    And a start from another address is answered

@@ -30,6 +30,10 @@ Feature: Resources, prompts and what is deliberately absent
   Scenario: tools/list names exactly the tools of the catalogue
     Then the tools listed are exactly the catalogue of §4.3
 
+  @rule:tools-since
+  Scenario: The tools of crm:write, domain:write, communications:write, access:write and ai:generate exist (§9.2)
+    Then the tools of the scopes "crm:write, domain:write, communications:write, access:write, ai:generate" are listed and answer calls, as they exist since "2026-07-28"
+
   @rule:tools-list-size
   Scenario: tools/list over the wire stays within 40,000 characters
     Then the serialized tools/list result of "agent" is at most 40000 characters

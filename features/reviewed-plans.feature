@@ -63,6 +63,29 @@ Feature: The reviewed owner-approval rail
       """
     Then the call fails with "plan_used"
 
+  @rule:state-names
+  Scenario: Plans and sites go through the states of spec/plan-states.json, under our names (our decision)
+    # §3: "state names: not shown"; a target that adopts ours is held to them in its answers.
+    Given the target adopts the decision "state-names"
+    When "agent" calls "get_site_overview"
+    Then the data at "/status" equals "published"
+    When "agent" calls "prepare_unpublish"
+    Then the plan is in state "awaiting_approval"
+    When "olive" approves the plan
+    Then the plan is in state "approved"
+    When "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call succeeds
+    And the data at "/result/status" equals "unpublished"
+    And the plan is in state "redeemed"
+    When "agent" calls "list_sites"
+    Then the data at "/sites/0/status" equals "unpublished"
+    When "agent" calls "prepare_publish"
+    And "olive" declines the plan
+    Then the plan is in state "declined"
+
   @rule:plan-confirm-requires-approval @rule:plan-refusal-needs-fresh-review
   Scenario: A declined plan is never carried out, and cannot be approved afterwards
     Given the published state of "main" is remembered

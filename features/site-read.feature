@@ -97,3 +97,28 @@ Feature: Reading the site
           "contact": { "email": "hello@paula.example.test", "phone": "+49 30 1234567" },
           "analytics": { "googleAnalyticsId": "G-PAULA12345", "googleTagManagerId": "GTM-PAULA1" } } }
       """
+
+  @rule:public-site-security-headers
+  Scenario: A published page runs no script and cannot be framed, sniffed or leak its address onward (our decision)
+    # Which headers a published page carries is our decision (the source shows none); read at the declared publicSiteUrl.
+    Given the target adopts the decision "public-site-security-headers"
+    And a workspace:
+      """
+      { "users": [{ "key": "pia" }], "sites": [{ "key": "live", "members": { "pia": "owner" }, "published": true }] }
+      """
+    When a client GETs "{{public:live}}"
+    Then the HTTP status is 200
+    And the Content-Security-Policy directive "default-src" is "'none'"
+    And the Content-Security-Policy has no directive "script-src"
+    And the Content-Security-Policy directive "frame-ancestors" is "'none'"
+    And the Content-Security-Policy directive "base-uri" is "'none'"
+    And the Content-Security-Policy directive "form-action" is "'none'"
+    And the response header "x-frame-options" equals "DENY"
+    And the response header "x-content-type-options" equals "nosniff"
+    And the response header "referrer-policy" equals "strict-origin-when-cross-origin"
+    # A page that does not exist is answered under the same policy.
+    When a client GETs "{{public:live}}no-such-page"
+    Then the HTTP status is below 500
+    And the Content-Security-Policy directive "default-src" is "'none'"
+    And the Content-Security-Policy directive "frame-ancestors" is "'none'"
+    And the response header "x-frame-options" equals "DENY"

@@ -23,6 +23,12 @@ export interface Rule {
   text: string;
   decision?: boolean;
   untestable?: string;
+  /** false: no black-box check can observe the rule; `checkedBy` names the tests that check it instead. */
+  blackBox?: false;
+  /** Test files (relative to the repository) that check a rule marked `blackBox: false`. */
+  checkedBy?: string[];
+  /** Why no check through the MCP endpoint, the public endpoints or the fixtures protocol can observe it. */
+  whyNotBlackBox?: string;
   /** The catalogue file it came from, relative to spec/. */
   file: string;
 }

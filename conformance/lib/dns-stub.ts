@@ -7,7 +7,7 @@
 // because names below it do (an empty non-terminal), answer NODATA.
 import { randomBytes } from 'node:crypto';
 import { createSocket, type RemoteInfo } from 'node:dgram';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
 
@@ -18,6 +18,25 @@ export function writeZoneRecords(zoneDir: string, records: ZoneRecord[]): void {
   const file = join(zoneDir, `${randomBytes(8).toString('hex')}.json`);
   writeFileSync(`${file}.tmp`, JSON.stringify(records));
   renameSync(`${file}.tmp`, file);
+}
+
+const QUERY_LOG = 'queries.log';
+
+/**
+ * Every query the stub was asked, oldest first, as the target asked it (name, type): scenarios compare the lookups
+ * a target made for two names (rule domain-foreign-hostname-same-time).
+ */
+export function dnsQueries(zoneDir: string): { name: string; type: string }[] {
+  let text = '';
+  try {
+    text = readFileSync(join(zoneDir, QUERY_LOG), 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').filter(Boolean).map((line) => {
+    const [name = '', type = ''] = line.split(' ');
+    return { name, type };
+  });
 }
 
 /** A name exists when it holds a record or a name below it does (RFC 8020: NXDOMAIN means nothing at or below). */
@@ -58,6 +77,7 @@ export async function startDnsStub(zoneDir: string, options: { delayMs?: number 
     const question = query.questions?.[0];
     if (!question) return;
     const name = question.name.toLowerCase().replace(/\.$/, '');
+    appendFileSync(join(zoneDir, QUERY_LOG), `${name} ${question.type}\n`);
     const zone = loadZone(zoneDir);
     const atName = zone.filter((r) => r.name.toLowerCase().replace(/\.$/, '') === name);
     const matching = atName.filter((r) => (question.type as string) === 'ANY' || r.type === question.type);

@@ -147,6 +147,8 @@ export interface Report {
     catalogueRules: number;
     testableRules: number;
     rulesWithoutCheck: number;
+    /** Testable rules no black-box check can observe (blackBox: false in spec/rules): checked by the reference's or the kit's own tests. */
+    rulesNotBlackBox: number;
     /** Problems that fail the run: unexpected failures, expected failures that passed, untagged failures, unknown rules in expected-failures.yaml. */
     problems: number;
   };
@@ -154,6 +156,8 @@ export interface Report {
   notChecked: Record<string, number>;
   expectedFailuresUnknown: string[];
   withoutCheck: string[];
+  /** Rules marked blackBox: false, with the test files that check them instead. */
+  notBlackBox: { rule: string; checkedBy: string[] }[];
 }
 
 /**
@@ -178,7 +182,9 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
   }
   const untagged = scenarios.filter((s) => !s.tags.some((t) => RULE_TAG.test(t)));
   const testable = catalogue.filter((r) => !r.untestable);
-  const withoutCheck = testable.filter((r) => !results.has(r.id) && !staticallyNamed.has(r.id)).map((r) => r.id);
+  // A rule no black-box check can observe is listed apart with the tests that check it, not as "without a check".
+  const notBlackBox = testable.filter((r) => r.blackBox === false && !results.has(r.id) && !staticallyNamed.has(r.id));
+  const withoutCheck = testable.filter((r) => r.blackBox !== false && !results.has(r.id) && !staticallyNamed.has(r.id)).map((r) => r.id);
   return {
     rules,
     scenarios,
@@ -194,12 +200,14 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
       catalogueRules: catalogue.length,
       testableRules: testable.length,
       rulesWithoutCheck: withoutCheck.length,
+      rulesNotBlackBox: notBlackBox.length,
       problems: unexpected + xpass + untagged.filter((s) => s.status === 'failed').length + [...expected.keys()].filter((k) => !known.has(k)).length,
     },
     checks: checkFailures(scenarios),
     notChecked: notCheckedTally(scenarios),
     expectedFailuresUnknown: [...expected.keys()].filter((k) => !known.has(k)),
     withoutCheck,
+    notBlackBox: notBlackBox.map((r) => ({ rule: r.id, checkedBy: r.checkedBy ?? [] })),
   };
 }
 
@@ -236,9 +244,11 @@ export function printReport(report: Report, log: (line: string) => void = consol
   if (s.untaggedScenarios) log(`\n${s.untaggedScenarios} scenario(s) name no @rule tag`);
   log(
     `\n${s.rulesChecked} rules checked, ${s.rulesPassed} passed, ${s.rulesFailed} failed (${s.expectedFailures} expected, ${s.unexpectedPasses} unexpectedly passing); ` +
-      `${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)`,
+      `${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)` +
+      (s.rulesNotBlackBox ? `; ${s.rulesNotBlackBox} reference-only (no black-box check can observe them)` : ''),
   );
   if (report.withoutCheck.length) log(`without a check: ${report.withoutCheck.join(', ')}`);
+  for (const r of report.notBlackBox) log(`reference-only, checked by ${r.checkedBy.join(', ')}: ${r.rule}`);
   const skipped = Object.entries(report.notChecked);
   if (skipped.length) {
     log(`\nnot checked, not declared (pass --declaration to check them): ${skipped.length} decision(s)`);
@@ -254,7 +264,7 @@ export function summaryMarkdown(report: Report, target: string): string {
   const lines = [
     `## site-mcp conformance: ${s.problems === 0 ? 'passed' : 'failed'}`,
     '',
-    `Target ${target}: **${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed**; ${s.rulesChecked} rules checked, ${s.rulesPassed} passed, ${s.rulesFailed} failed (${s.expectedFailures} expected); ${s.rulesWithoutCheck} of ${s.testableRules} testable rules have no check yet.`,
+    `Target ${target}: **${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed**; ${s.rulesChecked} rules checked, ${s.rulesPassed} passed, ${s.rulesFailed} failed (${s.expectedFailures} expected); ${s.rulesWithoutCheck} of ${s.testableRules} testable rules have no check yet${s.rulesNotBlackBox ? `, ${s.rulesNotBlackBox} are reference-only (checked by the reference's or the kit's own tests)` : ''}.`,
   ];
   if (failed.length) lines.push('', '| failed rule | scenarios |', '|---|---|', ...failed.map((r) => `| \`${r.rule}\` | ${r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.status} |`));
   const skipped = Object.entries(report.notChecked);

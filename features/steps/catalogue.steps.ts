@@ -99,6 +99,22 @@ Then('the tools listed are exactly the catalogue of §4.3', async function (this
   assert.deepEqual({ missing: [...catalogue].filter((n) => !listed.has(n)).sort(), extra: [...listed].filter((n) => !catalogue.has(n)).sort() }, { missing: [], extra: [] });
 });
 
+// §9.2: the tools of the scopes named there exist from a date (rule tools-since): each is in tools/list and a call
+// of it answers an envelope (callTool's generic checks fail a JSON-RPC error or a 5xx for a catalogue tool).
+Then('the tools of the scopes {string} are listed and answer calls, as they exist since {string}', async function (this: SiteWorld, scopes: string, since: string) {
+  if (Date.now() < Date.parse(since)) return this.notChecked(`the tools that exist only from ${since}`);
+  const wanted = new Set(list(scopes));
+  const expected = loadTools().filter((t) => t.scopes.some((s) => wanted.has(s))).map((t) => t.name).sort();
+  assert.ok(expected.length > 0, `no catalogue tool needs ${scopes}`);
+  const connection = anyConnection(this);
+  const listed = new Set((await connection.listTools()).tools.map((t) => t.name));
+  assert.deepEqual(expected.filter((n) => !listed.has(n)), [], `tools of ${scopes} missing from tools/list`);
+  for (const name of expected) {
+    const { envelope } = await connection.callTool(name, {});
+    assert.ok(!envelope.protocolError, `${name} was refused as an unknown tool: ${JSON.stringify(envelope.protocolError)}`);
+  }
+});
+
 Then('no tool name matches {string}', async function (this: SiteWorld, pattern: string) {
   const { tools } = await anyConnection(this).listTools();
   assert.ok(tools.length > 0, 'tools/list is empty');

@@ -1,7 +1,8 @@
 // DNS steps: scenarios write records into the run's DNS stub zone (conformance/lib/dns-stub.ts), which tells
 // NXDOMAIN from NODATA (rules connect-domain-before-dns, domain-nonexistent-address).
-import { Given } from '@cucumber/cucumber';
-import { writeZoneRecords, type ZoneRecord } from '../../conformance/lib/dns-stub.js';
+import assert from 'node:assert/strict';
+import { Given, Then } from '@cucumber/cucumber';
+import { dnsQueries, writeZoneRecords, type ZoneRecord } from '../../conformance/lib/dns-stub.js';
 import type { SiteWorld } from '../support/world.js';
 import { requireOutput } from '../support/declared.js';
 import { pointer } from '../support/json.js';
@@ -30,4 +31,26 @@ Given('the domain {string} is registered with no records yet', function (this: S
 Given('the DNS zone has the {word} record {string} with value {string}', function (this: SiteWorld, type: string, name: string, value: string) {
   if (!['A', 'CNAME', 'TXT', 'NS'].includes(type)) throw new Error(`the DNS stub serves A, CNAME, TXT and NS records, not ${type}`);
   writeZoneRecords(zoneDir(), [{ name: this.resolve(name), type: type as ZoneRecord['type'], value: this.resolve(value) }]);
+});
+
+// ── the lookups a target made (rule domain-foreign-hostname-same-time) ─────────────────────────────────────────
+
+Given('the DNS lookups so far are set aside', function (this: SiteWorld) {
+  this.remembered.set('dns-mark', dnsQueries(zoneDir()).length);
+});
+
+/** The lookups at or below `host` (from index `from` on), each as its name relative to `host` and its type. */
+function lookupsOf(host: string, from = 0): string[] {
+  const relative = (name: string) => (name === host ? '@' : name.endsWith(`.${host}`) ? name.slice(0, -host.length - 1) : undefined);
+  return [...new Set(dnsQueries(zoneDir()).slice(from).flatMap((q) => (relative(q.name) === undefined ? [] : [`${relative(q.name)} ${q.type}`])))].sort();
+}
+
+// Name for name and type for type, relative to each hostname: a server that answers a taken hostname from its own
+// table, without the probes a nonexistent one costs, makes none for it here.
+Then('the DNS lookups since then for {string} are the ones made for {string}', function (this: SiteWorld, taken: string, missing: string) {
+  const mark = this.remembered.get('dns-mark') as number | undefined;
+  assert.ok(mark !== undefined, 'set the DNS lookups aside first');
+  const forMissing = lookupsOf(this.resolve(missing).toLowerCase());
+  assert.ok(forMissing.length > 0, `the target looked up nothing for ${this.resolve(missing)}: it cannot have known the name does not exist`);
+  assert.deepEqual(lookupsOf(this.resolve(taken).toLowerCase(), mark), forMissing, `lookups for ${this.resolve(taken)} (left) and ${this.resolve(missing)} (right), relative to each name`);
 });

@@ -35,6 +35,33 @@ When('a client GETs {string}', async function (this: SiteWorld, path: string) {
   this.lastHttp = await readAnswer(await fetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`));
 });
 
+// The answer itself, not where it redirects to (rule app-pages-frame-protection covers an app page's redirects too).
+When('a client GETs {string} without following redirects', async function (this: SiteWorld, path: string) {
+  const resolved = this.resolve(path);
+  this.lastHttp = await readAnswer(await fetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`, { redirect: 'manual' }));
+});
+
+/** The Content-Security-Policy of the last answer as directive name → value. */
+function cspDirectives(world: SiteWorld): Map<string, string> {
+  const header = lastHttp(world).headers.get('content-security-policy') ?? '';
+  return new Map(
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map((parts) => [parts[0]!.toLowerCase(), parts.slice(1).join(' ')]),
+  );
+}
+
+Then('the Content-Security-Policy directive {string} is {string}', function (this: SiteWorld, directive: string, value: string) {
+  const csp = cspDirectives(this);
+  assert.equal(csp.get(directive), value, `content-security-policy: ${lastHttp(this).headers.get('content-security-policy')}`);
+});
+
+Then('the Content-Security-Policy has no directive {string}', function (this: SiteWorld, directive: string) {
+  assert.ok(!cspDirectives(this).has(directive), `content-security-policy: ${lastHttp(this).headers.get('content-security-policy')}`);
+});
+
 // §4.1: /auth.md describes each scope with a one-line description (scope names from spec/scopes.json, §2.2).
 Then('the response body names every scope of the catalogue, each on a line of its own with a description', function (this: SiteWorld) {
   const lines = lastHttp(this).text.split('\n');

@@ -1,8 +1,11 @@
 // Device-code pairing from the command-line tool's side: start, poll, and use what the poll returned.
 import assert from 'node:assert/strict';
 import { When, Then } from '@cucumber/cucumber';
+import { request } from 'node:http';
 import { McpConnection, readAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
+import { Browser, formsOf, type HtmlForm, type Page } from '../support/browser.js';
+import { loadJson } from '../../spec/index.js';
 
 async function postJson(world: SiteWorld, path: string, body: unknown) {
   world.lastHttp = await readAnswer(await fetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
@@ -14,6 +17,7 @@ const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 When('a command-line tool starts a pairing asking for {string}', async function (this: SiteWorld, scopes: string) {
   const started = await postJson(this, '/v1/cli/pair/start', { scopes: list(scopes) });
   this.remembered.set('pairing', started);
+  this.remembered.set('pairing-scopes', list(scopes));
 });
 
 When('a command-line tool starts a {word} pairing asking for {string}', async function (this: SiteWorld, variant: string, scopes: string) {
@@ -78,4 +82,107 @@ When('the polled token is used as connection {string}', function (this: SiteWorl
 When('a client reads the published site with the polled token', async function (this: SiteWorld) {
   const { token } = this.remembered.get('polled') as { token: string };
   this.lastHttp = await readAnswer(await fetch(`${this.url}/v1/delivery/site`, { headers: { authorization: `Bearer ${token}` } }));
+});
+
+// ── the approval page in a browser (rule dashboard-connect-lists-scopes) ──────────────────────────────────────
+
+/** The approval form of the page: the form with the scope checkboxes. */
+function approvalForm(page: Page): HtmlForm {
+  const form = formsOf(page.html, page.url).find((f) => f.inputs.some((i) => i.type === 'checkbox'));
+  assert.ok(form, `the approval page ${page.url} (HTTP ${page.status}) has no form with a checkbox to untick: ${page.html.slice(0, 400)}`);
+  return form;
+}
+
+// §4.1: the verification address the start answered (pairing-field-names), signed in as the user with the email
+// and password the fixtures protocol gave them.
+When('{string} opens the approval page of the pairing in a browser', async function (this: SiteWorld, user: string) {
+  const { verificationUri } = this.remembered.get('pairing') as { verificationUri?: string };
+  assert.ok(verificationUri, 'the pairing start answered no verificationUri');
+  const browser = new Browser(this.url);
+  this.remembered.set('browser', browser);
+  this.remembered.set('approval-page', await browser.openSignedIn(verificationUri, this.user(user)));
+});
+
+Then('the approval page lists every requested scope with a ticked checkbox to untick it', function (this: SiteWorld) {
+  const page = this.remembered.get('approval-page') as Page;
+  const boxes = approvalForm(page).inputs.filter((i) => i.type === 'checkbox');
+  const missing = (this.remembered.get('pairing-scopes') as string[]).filter((scope) => !boxes.some((b) => b.checked && (b.value === scope || b.label.includes(scope))));
+  assert.deepEqual(missing, [], `requested scopes without a ticked checkbox on ${page.url}: ${page.html.slice(0, 600)}`);
+});
+
+When('{string} unticks {string} and approves on the page', async function (this: SiteWorld, _user: string, untick: string) {
+  const page = this.remembered.get('approval-page') as Page;
+  const form = approvalForm(page);
+  const ticked = new Set(form.inputs.filter((i) => i.type === 'checkbox' && i.checked && !list(untick).includes(i.value) && !list(untick).some((u) => i.label.includes(u))).map((i) => i.value));
+  const button = form.buttons.find((b) => /approve|allow|grant|connect/i.test(b.text));
+  assert.ok(button, `the approval form has no approve button: ${form.buttons.map((b) => b.text).join(', ')}`);
+  const answered = await (this.remembered.get('browser') as Browser).submit(form, {}, { ticked, button });
+  assert.ok(answered.status < 400, `approving on the page answered HTTP ${answered.status}: ${answered.html.slice(0, 300)}`);
+});
+
+// ── POST /v1/cli/pair/start per client address (rule pair-start-throttled-per-address) ───────────────────────
+
+const PAIR_START = loadJson<{ pairStart: { perAddress: { limit: number; windowSeconds: number } } }>('limits.json').pairStart;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+interface StartAnswer { status: number; retryAfter?: string; json?: Record<string, any> }
+
+/** POST /v1/cli/pair/start from the loopback address `from`, so the target sees a client address of our choosing. */
+function startFrom(world: SiteWorld, from: string, body: string): Promise<StartAnswer> {
+  const url = new URL('/v1/cli/pair/start', world.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => {
+        let json: Record<string, any> | undefined;
+        try {
+          json = JSON.parse(text) as Record<string, any>;
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, json });
+      });
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('POST /v1/cli/pair/start timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A random address of 127.0.0.0/8 (all loopback on Linux): every scenario counts against addresses of its own. */
+const randomLoopback = () => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
+
+When('a command-line tool starts pairings from one address until its allowance is spent', async function (this: SiteWorld) {
+  // Only a target on loopback lets the kit choose its client address; from the kit's one address elsewhere the
+  // check would lock every other pairing scenario out for the window.
+  if (!LOOPBACK_HOSTS.has(new URL(this.url).hostname)) return this.notChecked('pair/start per address (the target is not on loopback, so the kit has one address)');
+  const from = randomLoopback();
+  this.remembered.set('throttled-address', from);
+  const body = JSON.stringify({ scopes: ['site:read'] });
+  for (let i = 0; i < PAIR_START.perAddress.limit; i++) {
+    const answer = await startFrom(this, from, body);
+    assert.equal(answer.status, 200, `start ${i + 1} of ${PAIR_START.perAddress.limit} from ${from} answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`);
+  }
+});
+
+Then('the next start from that address answers 429 with Retry-After and a JSON error, whatever its body', async function (this: SiteWorld) {
+  const from = this.remembered.get('throttled-address') as string | undefined;
+  if (!from) return;
+  for (const body of [JSON.stringify({ scopes: ['site:read'] }), '{ not json']) {
+    const answer = await startFrom(this, from, body);
+    assert.equal(answer.status, 429, `start past the allowance (body ${body}) answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`);
+    assert.ok(Number(answer.retryAfter) > 0 && Number(answer.retryAfter) <= PAIR_START.perAddress.windowSeconds, `Retry-After: ${answer.retryAfter}`);
+    assert.equal(typeof answer.json?.error, 'object', `no JSON error: ${JSON.stringify(answer.json)}`);
+  }
+});
+
+Then('a start from another address is answered', async function (this: SiteWorld) {
+  const from = this.remembered.get('throttled-address') as string | undefined;
+  if (!from) return;
+  let other = randomLoopback();
+  while (other === from) other = randomLoopback();
+  const answer = await startFrom(this, other, JSON.stringify({ scopes: ['site:read'] }));
+  assert.equal(answer.status, 200, `a start from ${other} answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`);
 });

@@ -113,6 +113,13 @@ Then('the plan is garbage-collected', async function (this: SiteWorld) {
   await assert.rejects(this.fixtures.plan(this.resolve('{{plan}}'), workspaceId), (e: { status?: number }) => e.status === 404);
 });
 
+// The plan's state as the target names it (the fixtures protocol passes the target's own state name through;
+// rule state-names compares it with ours only for a target that adopts that decision).
+Then('the plan is in state {string}', async function (this: SiteWorld, state: string) {
+  const workspaceId = this.worlds[0]!.workspaceId;
+  assert.equal((await this.fixtures.plan(this.resolve('{{plan}}'), workspaceId)).status, state);
+});
+
 Then('the approval was refused', function (this: SiteWorld) {
   assert.notEqual(this.remembered.get('decision'), 'accepted');
 });

@@ -28,4 +28,18 @@ export interface Rule {
    * Why no black-box check can reach it.
    */
   untestable?: string;
+  /**
+   * No check through the MCP endpoint, the public endpoints or the fixtures protocol can observe the rule against any --url; checkedBy names the tests that check it instead, whyNotBlackBox says why.
+   */
+  blackBox?: false;
+  /**
+   * Test files (relative to the repository) checking a rule marked blackBox: false; each exists and names the rule id.
+   *
+   * @minItems 1
+   */
+  checkedBy?: [string, ...string[]];
+  /**
+   * Why no black-box check can observe it (a rule about the service's observable behaviour belongs in the black-box column when any way to observe it exists).
+   */
+  whyNotBlackBox?: string;
 }

@@ -74,6 +74,23 @@ describe('rule catalogue', () => {
     console.log(`rule catalogue: ${rules.length} rules (${rules.filter((r) => r.decision).length} decisions, ${rules.filter((r) => r.untestable).length} untestable)`);
   });
 
+  it('names, for every rule no black-box check can observe (blackBox: false), test files that exist and name it', () => {
+    const wrong: string[] = [];
+    for (const rule of rules.filter((r) => r.blackBox === false)) {
+      for (const file of rule.checkedBy ?? []) {
+        let text = '';
+        try {
+          text = readFileSync(join(repo, file), 'utf8');
+        } catch {
+          wrong.push(`${rule.id}: ${file} does not exist`);
+          continue;
+        }
+        if (!text.includes(rule.id)) wrong.push(`${rule.id}: ${file} never names the rule`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('lint: every rule ID referenced in features/, tests and conformance/ exists in the catalogue', () => {
     const ids = ruleIds();
     const unknown: string[] = [];
