@@ -93,7 +93,7 @@ export class Runtime {
 
   /** The identity provider and the MCP edge's verifier, made on first use (the issuer needs the bound port). */
   oauth(): Promise<{ idp: IdentityProvider; edge: OAuthEdge }> {
-    this.#oauth ??= createIdentityProvider(this.baseUrl).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
+    this.#oauth ??= createIdentityProvider(this.baseUrl, this.config.dataDir).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
     return this.#oauth;
   }
   readonly sessions = new Sessions();

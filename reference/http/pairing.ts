@@ -40,8 +40,10 @@ export function authMd(): string {
 The MCP endpoint is \`/api/mcp\`; one endpoint serves every client. There are three ways in:
 
 - **OAuth 2.1** for browser and desktop chat clients: discovery starts at the protected-resource metadata
-  (\`/.well-known/oauth-protected-resource/api/mcp\`, RFC 9728), dynamic client registration is on, and the owner
-  signs in and approves; each client is bound to exactly one connection.
+  (\`/.well-known/oauth-protected-resource/api/mcp\`, RFC 9728) and its authorization server's metadata; dynamic
+  client registration is on (with any of the scopes below), PKCE is required, and the owner signs in, may untick
+  scopes and approves; each client is bound to exactly one connection. A client registered for the
+  \`refresh_token\` grant gets a refresh token, replaced at each use.
 - **API token** for code editors and header-capable clients: the owner creates a connection in Settings → Advanced →
   Developers and copies its token (shown once) into \`Authorization: Bearer <token>\`.
 - **Device-code pairing** for the command-line tool, below. It is the whole ceremony.

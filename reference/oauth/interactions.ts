@@ -1,24 +1,41 @@
 // The sign-in and consent steps of the OAuth flow (§5, "the user signs in as the site owner and approves"):
 // the owner signs in with the app's session, picks the website and may untick scopes; approving creates the
-// one connection this client is bound to (replacing an earlier one for the same client and owner).
+// one connection this client is bound to (replacing an earlier one for the same client and owner). The page
+// names the client by the name it registered (self-asserted, so its redirect address is shown too); an unknown
+// or expired interaction answers 404 with what to do.
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { errors } from 'oidc-provider';
 import type { Runtime } from '../runtime.js';
 import { createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
 import { workspaceNow } from '../domain/clock.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { ToolError } from '../domain/errors.js';
-import { esc, page } from '../http/app/html.js';
+import { esc, formTargetSource, page } from '../http/app/html.js';
 import { csrfOk, form } from '../http/app/routes.js';
 import { OAuthEdge } from './edge.js';
+
+type Provider = Awaited<ReturnType<Runtime['oauth']>>['idp']['provider'];
+
+/** The interaction of this request, or null after answering 404 for an unknown or expired one. */
+async function interactionOf(ctx: Context, provider: Provider) {
+  try {
+    return await provider.interactionDetails(ctx.req, ctx.res);
+  } catch (error) {
+    if (!(error instanceof errors.SessionNotFound)) throw error;
+    page(ctx, 'Link expired', '<p>This sign-in link is unknown or has expired. Start connecting again from your AI client.</p>', 404);
+    return null;
+  }
+}
 
 export function oauthInteractionRouter(rt: Runtime): Router {
   const router = new Router({ prefix: '/oidc-interaction' });
 
   router.get('/:uid', async (ctx: Context) => {
     const oauth = await rt.oauth();
-    const details = await oauth.idp.provider.interactionDetails(ctx.req, ctx.res);
+    const details = await interactionOf(ctx, oauth.idp.provider);
+    if (!details) return;
     const session = rt.sessions.current(ctx);
     if (!session) return ctx.redirect(`/app/sign-in?next=${encodeURIComponent(`/oidc-interaction/${details.uid}`)}`);
     if (details.prompt.name === 'login') {
@@ -28,12 +45,16 @@ export function oauthInteractionRouter(rt: Runtime): Router {
     const ws = (await rt.store.read(session.workspaceId))!;
     const owned = Object.values(ws.sites).filter((s) => s.members[session.userId] === 'owner');
     const requested = String(details.params.scope ?? '').split(' ').filter((s) => ALL_SCOPES.includes(s));
-    const client = String(details.params.client_id);
+    const clientId = String(details.params.client_id);
+    const client = await oauth.idp.provider.Client.find(clientId);
+    const name = client?.clientName ? `<strong>${esc(client.clientName)}</strong>` : 'An AI client';
+    const returnTo = String(details.params.redirect_uri ?? '');
     page(ctx, 'Connect an AI client', `<form method="post" action="/oidc-interaction/${esc(details.uid)}/consent"><input type="hidden" name="csrf" value="${esc(session.csrf)}">
-<p>The client <code>${esc(client)}</code> asks to act on your website. Untick anything you do not want to grant.</p>
+<p>${name} asks to act on your website. Untick anything you do not want to grant.</p>
+<p class="muted">The name is the client's own description of itself. Approving returns you to <code>${esc(formTargetSource(returnTo) ?? returnTo)}</code>; client id <code>${esc(clientId)}</code>.</p>
 ${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(s)}" checked> <code>${esc(s)}</code> — ${esc(SCOPE_GRANTS[s])}</label><br>`).join('')}
 <p><label>Website <select name="websiteId">${owned.map((s) => `<option value="${esc(s.websiteId)}">${esc(s.name)}</option>`).join('')}</select></label></p>
-<p><button name="decision" value="approve">Approve</button><button name="decision" value="deny">Deny</button></p></form>`);
+<p><button name="decision" value="approve">Approve</button><button name="decision" value="deny">Deny</button></p></form>`, 200, { formTargets: client?.redirectUris ?? [] });
   });
 
   router.post('/:uid/consent', async (ctx: Context) => {
@@ -42,7 +63,8 @@ ${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(
     if (!session) return ctx.redirect('/app/sign-in');
     const body = await form(ctx);
     if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
-    const details = await oauth.idp.provider.interactionDetails(ctx.req, ctx.res);
+    const details = await interactionOf(ctx, oauth.idp.provider);
+    if (!details) return;
     const clientId = String(details.params.client_id);
     if (body.get('decision') !== 'approve') {
       const url = await oauth.idp.provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The owner denied access.' }, { mergeWithLastSubmission: false });
@@ -68,9 +90,13 @@ ${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(
       throw error;
     }
     const grant = new oauth.idp.provider.Grant({ accountId: session.userId, clientId });
-    grant.addOIDCScope('openid');
-    // The grant covers what was requested, so the provider's consent prompt is satisfied; what the client may
-    // do is decided by the bound connection's scopes (the ticked ones), checked on every MCP call.
+    // The grant covers what was requested (whatever the provider reports missing: OIDC scopes, since our scopes
+    // are registrable, and the resource's scopes), so the consent prompt is satisfied; what the client may do is
+    // decided by the bound connection's scopes (the ticked ones), checked on every MCP call.
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    grant.addOIDCScope(['openid', ...(missing.missingOIDCScope ?? [])].join(' '));
+    if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
     grant.addResourceScope(oauth.idp.resource, requested.filter((s) => ALL_SCOPES.includes(s)).join(' '));
     const grantId = await grant.save();
     const url = await oauth.idp.provider.interactionResult(ctx.req, ctx.res, { consent: { grantId } }, { mergeWithLastSubmission: true });

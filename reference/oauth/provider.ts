@@ -1,12 +1,16 @@
 // The identity provider of the reference server (§5.1): oidc-provider, mounted at /oidc as its own Koa app
 // with its own issuer and signing keys, so the MCP edge treats it exactly like an external authorization
 // server: it only verifies the access tokens it issues (JWTs for the /api/mcp resource) against its JWKS.
-// Dynamic client registration is on; PKCE is required. Keys and grants live in memory: a restart signs
-// OAuth clients out, which the Inspector and other clients handle by re-authorizing.
+// Dynamic client registration is on and accepts the scopes MCP clients send (those of the protected-resource
+// metadata); PKCE is required. Clients registered for the refresh_token grant get refresh tokens (rotated, as
+// public clients' must be). Clients, grants, sessions, refresh tokens and the signing and cookie keys persist
+// in the data directory (./adapter.ts), so a restart keeps authorized clients working
+// (rule oauth-state-survives-restart).
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { Provider, errors } from 'oidc-provider';
 import { ALL_SCOPES } from '../domain/scopes.js';
+import { durableAdapterFor, persistentKeys } from './adapter.js';
 
 export interface IdentityProvider {
   provider: Provider;
@@ -15,21 +19,33 @@ export interface IdentityProvider {
   publicJwks: { keys: JWK[] };
 }
 
-export async function createIdentityProvider(baseUrl: string): Promise<IdentityProvider> {
+/** A fresh ES256 signing key and cookie key, made on a data directory's first start. */
+async function newKeys() {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = randomBytes(8).toString('hex');
+  return { signing: { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' }, cookies: [randomBytes(32).toString('base64url')] };
+}
+
+export async function createIdentityProvider(baseUrl: string, dataDir: string): Promise<IdentityProvider> {
   const issuer = `${baseUrl}/oidc`;
   const resource = `${baseUrl}/api/mcp`;
-  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-  const kid = randomBytes(8).toString('hex');
-  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
+  const keys = await persistentKeys(dataDir, newKeys);
+  const privateJwk = keys.signing as JWK;
+  const { d: _private, ...publicJwk } = privateJwk;
   const provider = new Provider(issuer, {
+    adapter: await durableAdapterFor(dataDir),
     clients: [],
     // Our one signing key is ES256, so registered clients default to it.
     clientDefaults: { grant_types: ['authorization_code'], id_token_signed_response_alg: 'ES256', response_types: ['code'], token_endpoint_auth_method: 'none' },
     findAccount: async (_ctx, accountId) => ({ accountId, claims: async () => ({ sub: accountId }) }),
     jwks: { keys: [privateJwk as never] },
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
-    scopes: ['openid', 'offline_access'],
+    cookies: { keys: keys.cookies },
+    // The resource's scopes too: MCP clients register with the protected-resource metadata's scopes_supported
+    // (the MCP SDK's auth() does), and registration refuses a scope the server does not list.
+    scopes: ['openid', 'offline_access', ...ALL_SCOPES],
+    // A client registered for the refresh_token grant gets one without asking for offline_access (MCP clients
+    // do not); oidc-provider rotates a public client's refresh token on every use.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     pkce: { required: () => true },
     interactions: { url: (_ctx, interaction) => `/oidc-interaction/${interaction.uid}` },
     features: {
@@ -46,8 +62,8 @@ export async function createIdentityProvider(baseUrl: string): Promise<IdentityP
         },
       },
     },
-    ttl: { AccessToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 86_400 },
+    ttl: { AccessToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 30 * 86_400, RefreshToken: 30 * 86_400 },
   });
   provider.proxy = false;
-  return { provider, issuer, resource, publicJwks: { keys: [publicJwk as JWK] } };
+  return { provider, issuer, resource, publicJwks: { keys: [publicJwk] } };
 }

@@ -17,10 +17,30 @@ export function appSecurityHeaders(ctx: Context): void {
   ctx.set('Referrer-Policy', 'same-origin');
 }
 
-export function page(ctx: Context, title: string, body: string, status = 200): void {
+/**
+ * A CSP source for where a form's redirect chain may end (a client's registered redirect URI): the origin of an
+ * http(s) URI, the scheme of a native app's (`cursor:`); null for anything that cannot be a safe source.
+ */
+export function formTargetSource(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return null;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !['javascript:', 'data:', 'blob:', 'file:'].includes(url.protocol) ? url.protocol : null;
+}
+
+/**
+ * `formTargets`: other places a form on this page may end up after its redirects. Browsers apply form-action to
+ * the whole redirect chain, so the OAuth consent form lists the client's redirect URIs or its answer is blocked.
+ */
+export function page(ctx: Context, title: string, body: string, status = 200, options: { formTargets?: readonly string[] } = {}): void {
   ctx.status = status;
   ctx.type = 'text/html';
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  const formAction = ["'self'", ...new Set((options.formTargets ?? []).map(formTargetSource).filter((s): s is string => s !== null))].join(' ');
+  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`);
   appSecurityHeaders(ctx);
   ctx.set('Cache-Control', 'no-store');
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} · site-mcp</title>

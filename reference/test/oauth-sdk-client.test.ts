@@ -1,0 +1,215 @@
+// OAuth 2.1 as an off-the-shelf MCP client completes it (§5, first row: browser and desktop chat clients connect
+// through OAuth 2.1): the MCP SDK's own client-side flow, unchanged — the 401's resource_metadata, RFC 9728
+// metadata, authorization-server metadata, dynamic registration with the scopes such clients send, PKCE — with
+// the owner's sign-in and consent clicked in Debian's Chromium (playwright-core), then the code exchange, MCP calls
+// (a read and a write), a refresh-token exchange, and a restart of the server that keeps the client connected
+// (the identity provider's clients, grants and keys persist in the data directory).
+import { createServer, type Server } from 'node:http';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { startServer, type RunningServer } from '../app.js';
+import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { testMode } from '../testing/index.js';
+import { FIXTURES_SECRET } from './harness.js';
+
+const CHROMIUM = process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium';
+const reports = fileURLToPath(new URL('../../reports/', import.meta.url));
+
+let dataDir: string;
+let server: RunningServer;
+let port: number;
+let browser: Browser;
+let world: WorldResponse;
+let callback: { server: Server; url: string; next(): Promise<URL> };
+
+const start = async () => {
+  server = await startServer({ host: '127.0.0.1', port, dataDir, allowedHosts: [] }, testMode(FIXTURES_SECRET));
+  port = Number(new URL(server.url).port);
+};
+
+/** The client's loopback redirect URI (as a desktop client listens for it): hands each arriving URL to the test. */
+async function callbackServer() {
+  const waiting: ((url: URL) => void)[] = [];
+  const arrived: URL[] = [];
+  const srv = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end('<!doctype html><title>Signed in</title><h1>You can close this window</h1>');
+    const w = waiting.shift();
+    if (w) w(url);
+    else arrived.push(url);
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  return {
+    server: srv,
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/callback`,
+    next: () => {
+      const ready = arrived.shift();
+      if (ready) return Promise.resolve(ready);
+      return new Promise<URL>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no redirect reached the client within 15 s')), 15_000);
+        waiting.push((url) => {
+          clearTimeout(timer);
+          resolve(url);
+        });
+      });
+    },
+  };
+}
+
+/** An OAuthClientProvider as a chat client writes it: in-memory storage, the browser opened on redirect. */
+class ChatClientProvider implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  opened: URL[] = [];
+  constructor(readonly redirectUrl: string) {}
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'Sourdough Chat', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.opened.push(url);
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+async function connect(provider: ChatClientProvider): Promise<Client> {
+  const client = new Client({ name: 'sourdough-chat', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { authProvider: provider }));
+  return client;
+}
+
+/** The owner's side: sign in (if asked), read the consent page, untick what is not wanted, approve. */
+async function consentInBrowser(page: Page, authorizationUrl: URL, untick: string[]): Promise<string> {
+  await page.goto(authorizationUrl.href);
+  if ((await page.locator('h1').textContent()) === 'Sign in') {
+    await page.fill('input[name=email]', world.users.olive!.email);
+    await page.fill('input[name=password]', world.users.olive!.password);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('button[value=approve]');
+  }
+  const consentText = (await page.textContent('body')) ?? '';
+  await page.screenshot({ path: `${reports}oauth-consent.png`, fullPage: true });
+  for (const scope of untick) await page.uncheck(`input[name=scope][value="${scope}"]`);
+  await page.click('button[value=approve]');
+  return consentText;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-oauth-sdk-'));
+  port = 0;
+  await start();
+  world = await new FixturesClient(server.url, FIXTURES_SECRET).world({ users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' } }] });
+  callback = await callbackServer();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  await mkdir(reports, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => callback?.server.close(resolve));
+  await server?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('OAuth 2.1 with the MCP SDK client', () => {
+  const provider = () => new ChatClientProvider(callback.url);
+  let chat: ChatClientProvider;
+
+  it('rule:oauth-dynamic-client-registration rule:oauth-token-verified-at-edge rule:protected-resource-metadata — the SDK client registers, the owner consents in Chromium, the client reads and writes', async () => {
+    chat = provider();
+    // First contact: no token, so the SDK discovers, registers and asks the user to open the authorization URL.
+    await expect(connect(chat)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(chat.info?.client_id).toBeTruthy();
+    expect(chat.opened).toHaveLength(1);
+    const page = await browser.newPage();
+    const consoleLines: string[] = [];
+    page.on('console', (m) => consoleLines.push(m.text()));
+    page.on('request', (r) => consoleLines.push(`${r.method()} ${r.url()}`));
+    page.on('response', (r) => consoleLines.push(`${r.status()} ${r.url()} ${r.headers()['content-security-policy'] ?? ''} ${r.headers()['location'] ?? ''}`));
+    page.on('requestfailed', (r) => consoleLines.push(`FAILED ${r.url()} ${r.failure()?.errorText}`));
+    const consent = await consentInBrowser(page, chat.opened[0]!, ['publish']);
+    // The consent page names the client by the name it registered, never only by a random id.
+    expect(consent).toContain('Sourdough Chat');
+    const redirected = await callback.next().catch(async (error: Error) => {
+      // Say where the browser stopped (a blocked redirect leaves it on the consent page or an error page).
+      throw new Error(`${error.message}; the browser is at ${page.url()}: ${(await page.textContent('body'))?.slice(0, 300)}; console: ${consoleLines.join(' | ')}`);
+    });
+    expect(redirected.searchParams.get('error'), redirected.href).toBeNull();
+    const code = redirected.searchParams.get('code');
+    expect(code).toBeTruthy();
+    await page.close();
+
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { authProvider: chat });
+    await transport.finishAuth(code!);
+    expect(chat.saved?.access_token).toBeTruthy();
+    expect(chat.saved?.refresh_token, 'a refresh token is issued to a client registered for it').toBeTruthy();
+    const client = new Client({ name: 'sourdough-chat', version: '1.0.0' });
+    await client.connect(transport);
+    const sites = (await client.callTool({ name: 'list_sites', arguments: {} })).structuredContent as { ok: boolean; data: { sites: unknown[] } };
+    expect(sites.ok).toBe(true);
+    expect(sites.data.sites).toHaveLength(1);
+    const hero = world.sites.main!.pages.home!.sections.hero!;
+    const write = (await client.callTool({ name: 'update_section_text', arguments: { sectionId: hero, field: 'heading', text: 'Written through OAuth' } })).structuredContent as { ok: boolean };
+    expect(write.ok, JSON.stringify(write)).toBe(true);
+    // The unticked scope is not granted: the owner's choice at consent is the ceiling.
+    const publish = (await client.callTool({ name: 'prepare_publish', arguments: {} })).structuredContent as { ok: boolean };
+    expect(publish.ok).toBe(false);
+    await client.close();
+  }, 90_000);
+
+  it('rule:oauth-token-verified-at-edge — the refresh token gives a new access token that works', async () => {
+    const before = chat.saved!.access_token;
+    expect(await auth(chat, { serverUrl: `${server.url}/api/mcp` })).toBe('AUTHORIZED');
+    expect(chat.saved!.access_token).not.toBe(before);
+    const client = await connect(chat);
+    expect(((await client.callTool({ name: 'list_sites', arguments: {} })).structuredContent as { ok: boolean }).ok).toBe(true);
+    await client.close();
+  }, 60_000);
+
+  it('rule:oauth-state-survives-restart — a restart keeps the authorized client connected: its access token, refresh token and registration survive', async () => {
+    await server.close();
+    await start();
+    const client = await connect(chat);
+    expect(((await client.callTool({ name: 'list_sites', arguments: {} })).structuredContent as { ok: boolean }).ok).toBe(true);
+    await client.close();
+    const before = chat.saved!.access_token;
+    expect(await auth(chat, { serverUrl: `${server.url}/api/mcp` })).toBe('AUTHORIZED');
+    expect(chat.saved!.access_token).not.toBe(before);
+    const again = await connect(chat);
+    expect(((await again.callTool({ name: 'list_sites', arguments: {} })).structuredContent as { ok: boolean }).ok).toBe(true);
+    await again.close();
+  }, 60_000);
+
+  it('an unknown interaction link answers 404, not a server error', async () => {
+    const res = await fetch(`${server.url}/oidc-interaction/no-such-interaction`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toMatch(/expired|not found|start again/i);
+  });
+});
