@@ -16,6 +16,7 @@ import { pairingRouter } from './http/pairing.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
 import type { StoreHooks } from './store/store.js';
+import { productionServices, type Services } from './services.js';
 
 export interface RunningServer {
   rt: Runtime;
@@ -25,6 +26,8 @@ export interface RunningServer {
 
 /** What a composition adds to the production server (reference/testing/index.ts: test mode). */
 export interface Composition {
+  /** Replaces or decorates services (services.ts) before anything uses them: test mode's seams, a test's fakes. */
+  services?(services: Services): Services;
   /** Seams of the store's commits (test mode: the fixtures protocol's fail-next-write). */
   storeHooks?: StoreHooks;
   /** A router served first after the host check (test mode: the fixtures protocol). */
@@ -82,7 +85,8 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
 }
 
 export async function startServer(config: Config, ...compositions: Composition[]): Promise<RunningServer> {
-  const rt = await Runtime.create(config, mergeStoreHooks(compositions));
+  const services = compositions.reduce((s, c) => c.services?.(s) ?? s, productionServices(config));
+  const rt = await Runtime.create(config, services, mergeStoreHooks(compositions));
   const app = buildApp(rt, compositions);
   const http: HttpServer = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,9 @@ import { compileToolValidators, loadTools, targetsSite, type ToolDefinition } fr
 import { ActivityLog } from './store/activity.js';
 import { Store, type StoreHooks } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
-import { DnsClient } from './domain/dns.js';
+import type { DnsClient } from './domain/dns.js';
+import type { ImageProvider } from './domain/image-provider.js';
+import type { Network, Services } from './services.js';
 import { Pairings } from './domain/pairing.js';
 import { createIdentityProvider, type IdentityProvider } from './oauth/provider.js';
 import { OAuthEdge } from './oauth/edge.js';
@@ -81,13 +83,13 @@ export class Runtime {
   readonly store: Store;
   readonly activity: ActivityLog;
   readonly limiter = new SlidingWindowLimiter();
-  readonly dns = new DnsClient();
   /** Workspaces whose next tool answer fails its output check: filled only through the fixtures protocol (test mode). */
   readonly invalidNextAnswer = new Set<string>();
-  /** Workspaces whose next image the provider fails to deliver: filled only through the fixtures protocol (test mode). */
-  readonly failNextImage = new Set<string>();
-  /** Loopback origins imports and migrations may fetch: set only through the fixtures protocol (test mode). */
-  fetchAllowOrigins: readonly string[] = [];
+  // The composed services (services.ts), each under its own name.
+  readonly net: Network;
+  readonly images: ImageProvider;
+  readonly dns: DnsClient;
+  readonly limits: Limits;
   readonly pairings = new Pairings();
   #oauth: Promise<{ idp: IdentityProvider; edge: OAuthEdge }> | undefined;
 
@@ -99,19 +101,17 @@ export class Runtime {
   readonly sessions = new Sessions();
   readonly catalogue = loadCatalogue();
   readonly config: Config;
-  readonly limits: Limits;
   baseUrl = '';
 
-  private constructor(store: Store, config: Config) {
+  private constructor(store: Store, config: Config, services: Services) {
     this.store = store;
     this.config = config;
-    this.limits = { ...limits, ...config.decisionLimitsOverride, ...(config.rateLimitsOverride ? { rateLimits: config.rateLimitsOverride } : {}) };
+    ({ net: this.net, images: this.images, dns: this.dns, limits: this.limits } = services);
     this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
-    this.dns.useServer(config.dnsServer);
   }
 
-  /** `storeHooks` come from the compositions (reference/app.ts); production has none. */
-  static async create(config: Config, storeHooks: StoreHooks = {}): Promise<Runtime> {
-    return new Runtime(await Store.open(config.dataDir, storeHooks), config);
+  /** `services` and `storeHooks` come from the compositions (reference/app.ts); production has no store hooks. */
+  static async create(config: Config, services: Services, storeHooks: StoreHooks = {}): Promise<Runtime> {
+    return new Runtime(await Store.open(config.dataDir, storeHooks), config, services);
   }
 }

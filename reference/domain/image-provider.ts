@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import type { Brand } from './model.js';
 
 export interface ImageRequest {
+  /** The workspace the image is made for (a hosted provider bills or rate-limits by it). */
+  workspaceId: string;
   prompt: string;
   aspect: 'square' | 'landscape' | 'portrait';
   brand: Brand;

@@ -39,7 +39,8 @@ export interface SafeFetchOptions {
   allowOrigins?: readonly string[];
 }
 
-const defaultResolve = async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+/** The system resolver: every address of a hostname, as getaddrinfo gives them. */
+export const systemResolve = async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 // Rule migrate-ssrf-hardened: blocks that are not globally reachable or that embed an IPv4 address (which a
 // gateway or the local stack may turn into a connection to that IPv4 address, e.g. [::127.0.0.1]). ipaddr.js
@@ -170,7 +171,7 @@ const defaultTransport: NonNullable<SafeFetchOptions['transport']> = (url, addre
   });
 
 export async function safeFetch(raw: string, options: SafeFetchOptions): Promise<FetchResult> {
-  const resolve = options.resolve ?? defaultResolve;
+  const resolve = options.resolve ?? systemResolve;
   const transport = options.transport ?? defaultTransport;
   let current = raw;
   for (let hop = 0; hop <= options.maxRedirects; hop++) {

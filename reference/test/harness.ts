@@ -5,8 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../app.js';
+import { startServer, type Composition, type RunningServer } from '../app.js';
 import type { Config } from '../runtime.js';
+import type { Services } from '../services.js';
 import { testMode } from '../testing/index.js';
 import { FixturesClient, type WorldRequest, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
@@ -23,11 +24,17 @@ export interface TestServer {
 
 /**
  * Starts the reference on loopback, port 0, a fresh data directory and, unless `fixtures` is false, in test mode
- * (the fixtures protocol, reference/testing/).
+ * (the fixtures protocol, reference/testing/). `fakes` replace services (services.ts) before test mode decorates
+ * them; a test that injects one is matched by one that runs the real service (AGENTS.md, "Seams for tests").
  */
-export async function startTestServer(name: string, config: Partial<Config> = {}, { fixtures = true }: { fixtures?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  name: string,
+  config: Partial<Config> = {},
+  { fixtures = true, fakes = {} }: { fixtures?: boolean; fakes?: Partial<Services> } = {},
+): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), `site-mcp-${name}-`));
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [], ...config }, ...(fixtures ? [testMode(FIXTURES_SECRET)] : []));
+  const compositions: Composition[] = [{ services: (services) => ({ ...services, ...fakes }) }, ...(fixtures ? [testMode(FIXTURES_SECRET)] : [])];
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [], ...config }, ...compositions);
   return {
     server,
     url: server.url,

@@ -1,14 +1,9 @@
 // migrate_site_from_url end to end against a fake public web (injected resolver and transport; this machine
 // has no public network): bounded same-site crawl honouring robots.txt, scripts and embeds dropped, typed
 // fallback reported, every count relayed, and a re-sync by the typed path.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../app.js';
-import { testMode } from '../testing/index.js';
-import { setMigrationNetwork } from '../tools/migrate-site.js';
-import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
+import type { Network } from '../services.js';
+import { startTestServer, type TestServer } from './harness.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
 const pages: Record<string, string> = {
@@ -19,35 +14,32 @@ const pages: Record<string, string> = {
 for (let i = 0; i < 12; i++) pages[`/p${i}`] = `<html><head><title>Page ${i}</title></head><body><h1>Page ${i}</h1><p>Text ${i}.</p></body></html>`;
 
 let fetched: string[] = [];
-let server: RunningServer;
-let dir: string;
+let test: TestServer;
 let mcp: McpConnection;
 let mainId: string;
 
+/** A fake public web in the services record (the real network runs in reference/test/safe-fetch.test.ts). */
+const net: Network = {
+  resolve: async (host) => (host.endsWith('.example') ? ['93.184.216.34'] : []),
+  transport: async (url) => {
+    fetched.push(url.pathname);
+    const body = url.hostname === 'rosa.example' ? pages[url.pathname] : undefined;
+    if (body === undefined) return { status: 404, headers: { 'content-type': 'text/html' }, body: Buffer.from('no') };
+    return { status: 200, headers: { 'content-type': url.pathname === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' }, body: Buffer.from(body) };
+  },
+};
+
 beforeAll(async () => {
-  setMigrationNetwork({
-    resolve: async (host) => (host.endsWith('.example') ? ['93.184.216.34'] : []),
-    transport: async (url) => {
-      fetched.push(url.pathname);
-      const body = url.hostname === 'rosa.example' ? pages[url.pathname] : undefined;
-      if (body === undefined) return { status: 404, headers: { 'content-type': 'text/html' }, body: Buffer.from('no') };
-      return { status: 200, headers: { 'content-type': url.pathname === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' }, body: Buffer.from(body) };
-    },
-  });
-  dir = await mkdtemp(join(tmpdir(), 'site-mcp-migrate-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] }, testMode('test-secret'));
-  const fx = new FixturesClient(server.url, 'test-secret');
-  const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
+  test = await startTestServer('migrate', {}, { fakes: { net } });
+  const world = await test.fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
   mainId = world.sites.main!.websiteId;
-  const { token } = await fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, scopes: ['site:read', 'content:write'] });
-  mcp = new McpConnection(server.url, token);
+  const { token } = await test.fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, scopes: ['site:read', 'content:write'] });
+  mcp = new McpConnection(test.url, token);
 });
 
 afterAll(async () => {
-  setMigrationNetwork({});
   await mcp?.close();
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  await test?.stop();
 });
 
 describe('migrate_site_from_url', () => {

@@ -18,6 +18,7 @@ import { collectExpiredPlans, decidePlan, DecisionError } from '../domain/plans.
 import { PairingError } from '../domain/pairing.js';
 import { approveAs } from '../http/pairing.js';
 import type { Runtime } from '../runtime.js';
+import type { Network } from '../services.js';
 import { readJsonBody, BodyError } from '../http/body.js';
 import { entryOf } from '../domain/model.js';
 
@@ -29,12 +30,16 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/** The one-shot faults a scenario arms, per workspace; the test-mode composition installs what reads them. */
-export interface Faults {
-  failNextWrite: Set<string>;
+/** What the protocol sets and the test-mode composition (./index.ts) installs into the server's seams. */
+export interface TestSeams {
+  /** The one-shot faults a scenario arms, per workspace. */
+  faults: { failNextWrite: Set<string>; failNextImage: Set<string> };
+  /** The server's network (rt.net), a copy the composition made: fetch-allowlist sets its allowOrigins. */
+  net: Network;
 }
 
-export function fixturesRouter(rt: Runtime, secret: string, faults: Faults): Router {
+export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): Router {
+  const { faults } = seams;
   const ajv = sharedAjv();
   const router = new Router({ prefix: '/test-fixtures/v1' });
 
@@ -170,7 +175,7 @@ export function fixturesRouter(rt: Runtime, secret: string, faults: Faults): Rou
   const faultRoutes: [route: string, armed: Set<string>][] = [
     ['fail-next-write', faults.failNextWrite],
     ['invalid-next-answer', rt.invalidNextAnswer],
-    ['fail-next-image', rt.failNextImage],
+    ['fail-next-image', faults.failNextImage],
   ];
   for (const [route, armed] of faultRoutes) {
     router.post(`/workspaces/:id/${route}`, async (ctx) => {
@@ -242,7 +247,7 @@ export function fixturesRouter(rt: Runtime, secret: string, faults: Faults): Rou
   // Loopback origins the fetcher may reach in test mode (the kit's own website); every other check stays.
   router.post('/fetch-allowlist', async (ctx) => {
     const request = await body<{ origins: string[] }>(ctx, 'FetchAllowlistRequest');
-    rt.fetchAllowOrigins = request.origins;
+    seams.net.allowOrigins = request.origins;
     ctx.body = {};
   });
 

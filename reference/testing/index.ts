@@ -1,19 +1,39 @@
 // Test mode: the composition reference/main.ts adds only when a fixtures secret is given (and the reference's
 // own tests through reference/test/harness.ts). It mounts the fixtures protocol (conformance/README.md) and
-// installs the one-shot faults it arms through the seams production has anyway (the store's commit hooks);
-// production code knows nothing of it.
+// installs what the protocol arms through the seams production has anyway (services.ts, the store's commit
+// hooks); production code knows nothing of it.
 import type { Composition } from '../app.js';
-import { fixturesRouter, type Faults } from './fixtures.js';
+import { fixturesRouter, type TestSeams } from './fixtures.js';
 
 export function testMode(secret: string): Composition {
-  const faults: Faults = { failNextWrite: new Set() };
+  const seams: TestSeams = {
+    faults: { failNextWrite: new Set(), failNextImage: new Set() },
+    net: { allowOrigins: [] },
+  };
+  const { faults } = seams;
   return {
+    services: (services) => {
+      // fetch-allowlist: this copy of the composed network is the one whose allowOrigins the protocol sets.
+      seams.net = { ...services.net, allowOrigins: [] };
+      return {
+        ...services,
+        net: seams.net,
+        // fail-next-image: the provider fails the workspace's next image, as an outage would (§4.3: credits are
+        // charged only after delivery; rule generate-image-charged-after-delivery).
+        images: {
+          render: (request) =>
+            faults.failNextImage.delete(request.workspaceId)
+              ? Promise.reject(new Error('the image provider delivered nothing (fixtures: fail-next-image)'))
+              : services.images.render(request),
+        },
+      };
+    },
     // fail-next-write: the workspace's next commit fails like a failed disk write (§7.3: the operation rolls back whole).
     storeHooks: {
       beforeCommit: (workspaceId) => {
         if (faults.failNextWrite.delete(workspaceId)) throw new Error('the write failed (fixtures: fail-next-write)');
       },
     },
-    router: (rt) => fixturesRouter(rt, secret, faults),
+    router: (rt) => fixturesRouter(rt, secret, seams),
   };
 }

@@ -6,19 +6,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { svgBrandProvider, type ImageProvider } from '../domain/image-provider.js';
+import type { ImageProvider } from '../domain/image-provider.js';
 import type { ToolHandler } from './types.js';
 import { isBroken } from '../domain/breaks.js';
-
-export let imageProvider: ImageProvider = svgBrandProvider;
-/** Lets a test count provider calls (e.g. none when credits are short). */
-export function setImageProvider(provider: ImageProvider): void {
-  imageProvider = provider;
-}
-
-const failingProvider: ImageProvider = {
-  render: () => Promise.reject(new Error('the image provider delivered nothing (fixtures: fail-next-image)')),
-};
 
 /** Only for the server broken for generate-image-consent-reread: consent as first seen per workspace. */
 const cachedConsent = new Map<string, boolean>();
@@ -41,11 +31,10 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
     await rt.store.outsideHeldCommits(() => rt.store.transact(ws.id, (fresh) => void (fresh.credits -= cost)));
     note('credits charged before delivery', { creditsSpent: cost });
   }
-  // Test mode: the fixtures' fail-next-image makes this one delivery fail, as a provider outage would.
-  const provider = rt.failNextImage.delete(ws.id) ? failingProvider : imageProvider;
+  // The provider is a service (services.ts); a delivery that fails charges nothing (rule generate-image-charged-after-delivery).
   let image: Awaited<ReturnType<ImageProvider['render']>>;
   try {
-    image = await provider.render({ prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
+    image = await rt.images.render({ workspaceId: ws.id, prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
   } catch {
     throw new ToolError('operation_failed', 'The image provider failed to deliver an image; nothing was charged. Try again later.');
   }

@@ -8,6 +8,7 @@ import type { Block, Page, Section, Site, WorkspaceDoc } from '../domain/model.j
 import { newSite, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';
 import { safeFetch, UnsafeUrlError } from '../domain/safe-fetch.js';
+import type { Network } from '../services.js';
 import { ROLE_RANK } from '../domain/vocabulary.js';
 import { isBroken } from '../domain/breaks.js';
 import { checkSiteLimit, checkWorkspaceOwner } from './workspace.js';
@@ -34,7 +35,7 @@ export interface PortableSite {
 const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
 
 /** Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons. */
-export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, allowOrigins: readonly string[] = []) {
+export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network) {
   const kept: Site['draft']['assets'] = [];
   const skipped: { url: string; reason: string }[] = [];
   for (const [i, asset] of assets.entries()) {
@@ -43,7 +44,7 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, a
       continue;
     }
     try {
-      const res = await safeFetch(asset.url, { ...ASSET_LIMITS, allowOrigins });
+      const res = await safeFetch(asset.url, { ...ASSET_LIMITS, ...net });
       if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
       if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
       kept.push({ assetId: newId('asset'), key: asset.key, url: res.url, alt: asset.alt ?? '', kind: asset.kind ?? 'image' });
@@ -77,10 +78,10 @@ function contentImages(pages: PortablePage[]): ImageHolder[] {
  * assets; a skipped one leaves the content, with its gallery item, or with its whole image section when nothing
  * else names the image, and is reported in assetsSkipped. Returns the pages to import.
  */
-async function revalidateContentImages(pages: PortablePage[], allowOrigins: readonly string[]) {
+async function revalidateContentImages(pages: PortablePage[], net: Network) {
   const copy = structuredClone(pages);
   const holders = contentImages(copy);
-  const { kept, skipped } = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), allowOrigins);
+  const { kept, skipped } = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), net);
   const keptByKey = new Map(kept.map((a) => [a.key, a]));
   const dropped = new Set<unknown>();
   holders.forEach((holder, i) => {
@@ -268,8 +269,8 @@ function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, 
 
 export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, options: { mergeIntoWebsiteId?: string; forceKeys?: string[]; assetsSkipped?: { url: string; reason: string }[] }) {
   const { rt, ws, connection, now } = ctx;
-  const listed = await fetchAssets(snapshot.assets ?? [], rt.fetchAllowOrigins);
-  const inContent = await revalidateContentImages(snapshot.pages, rt.fetchAllowOrigins);
+  const listed = await fetchAssets(snapshot.assets ?? [], rt.net);
+  const inContent = await revalidateContentImages(snapshot.pages, rt.net);
   snapshot = { ...snapshot, pages: inContent.pages };
   const kept = [...listed.kept, ...inContent.kept];
   const assetsSkipped = [...(options.assetsSkipped ?? []), ...listed.skipped, ...inContent.skipped];

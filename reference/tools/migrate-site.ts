@@ -4,16 +4,9 @@
 // count so the caller relays it rather than reporting a clean success (rule migrate-result-relayed).
 import { ToolError } from '../domain/errors.js';
 import { crawl, type CrawledPage } from '../domain/crawler.js';
-import { checkUrl, UnsafeUrlError, type SafeFetchOptions } from '../domain/safe-fetch.js';
-import { lookup } from 'node:dns/promises';
+import { checkUrl, systemResolve, UnsafeUrlError } from '../domain/safe-fetch.js';
 import { importInto, type PortablePage, type PortableSite } from './import-site.js';
 import type { ToolHandler } from './types.js';
-
-/** The network the migration uses: real DNS and HTTP unless a test injects a fake web (no public network here). */
-let network: Pick<SafeFetchOptions, 'resolve' | 'transport'> = {};
-export function setMigrationNetwork(fake: Pick<SafeFetchOptions, 'resolve' | 'transport'>): void {
-  network = fake;
-}
 
 const slugOf = (path: string, i: number) => (path === '/' || path === '' ? 'home' : path.replace(/\.[a-z]+$/i, '').replace(/[^a-z0-9]+/gi, '-').replace(/^-+|-+$/g, '').toLowerCase().slice(0, 60) || `page-${i}`);
 const plain = (s: string, max: number) => s.replace(/[<>]/g, '').slice(0, max);
@@ -34,13 +27,14 @@ export function toTypedPage(page: CrawledPage, i: number): PortablePage {
 const migrate_site_from_url: ToolHandler<{ url: string; mergeIntoWebsiteId?: string; maxPages?: number }> = async (ctx) => {
   const { args, rt } = ctx;
   try {
-    await checkUrl(args.url, network.resolve ?? (async (h) => (await lookup(h, { all: true, verbatim: true })).map((a) => a.address)), rt.fetchAllowOrigins);
+    // The network is a service (services.ts): the real one, or a test's fake web (no public network in tests).
+    await checkUrl(args.url, rt.net.resolve ?? systemResolve, rt.net.allowOrigins);
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw new ToolError('validation_failed', `That address cannot be migrated: ${error.message}.`, { issues: [{ path: '/url', message: error.message }] });
     throw error;
   }
   const maxPages = args.maxPages ?? 50;
-  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, fetch: { ...network, allowOrigins: rt.fetchAllowOrigins } });
+  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, fetch: rt.net });
   if (result.pages.length === 0) {
     throw new ToolError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
   }

@@ -1,0 +1,37 @@
+// The services one server process is composed with: a plain record, made once at start-up. productionServices()
+// gives production's; a Composition (reference/app.ts) may replace or decorate any of them before the server
+// starts: test mode (reference/testing/) decorates them with the fixtures protocol's seams, a test passes fakes.
+// No spec parsing here: the limits come from runtime.ts.
+import type { Config, Limits } from './runtime.js';
+import { limits as specLimits } from './runtime.js';
+import { DnsClient } from './domain/dns.js';
+import { svgBrandProvider, type ImageProvider } from './domain/image-provider.js';
+import type { SafeFetchOptions } from './domain/safe-fetch.js';
+
+/**
+ * How imports and migrations reach the web: the system resolver and real HTTP unless `resolve`/`transport`
+ * replace them; `allowOrigins` is empty in production (see SafeFetchOptions).
+ */
+export type Network = Pick<SafeFetchOptions, 'resolve' | 'transport' | 'allowOrigins'>;
+
+export interface Services {
+  /** Imports' asset fetches, migrations' checks and crawls (rules import-site-assets-revalidated, migrate-ssrf-hardened). */
+  net: Network;
+  /** generate_image's provider (§4.3). */
+  images: ImageProvider;
+  /** Domain verification's resolver (rules domain-*). */
+  dns: DnsClient;
+  /** spec/limits.json, with the overrides a Config may carry. */
+  limits: Limits;
+}
+
+export function productionServices(config: Config): Services {
+  const dns = new DnsClient();
+  dns.useServer(config.dnsServer);
+  return {
+    net: { allowOrigins: [] },
+    images: svgBrandProvider,
+    dns,
+    limits: { ...specLimits, ...config.decisionLimitsOverride, ...(config.rateLimitsOverride ? { rateLimits: config.rateLimitsOverride } : {}) },
+  };
+}
