@@ -25,13 +25,14 @@ export interface ToolCallOutcome {
 
 export class McpConnection {
   #client: Promise<Client> | undefined;
-  constructor(readonly url: string, readonly token: string) {}
+  /** `headers`: sent with every request besides the bearer token (e.g. a caller-supplied id the server must ignore). */
+  constructor(readonly url: string, readonly token: string, readonly headers: Record<string, string> = {}) {}
 
   /** The connected SDK client (connects on first use; concurrent first calls share one connect). */
   client(): Promise<Client> {
     this.#client ??= (async () => {
       const client = new Client({ name: 'site-mcp-conformance', version: '0.1.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${this.token}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp`), { requestInit: { headers: { ...this.headers, Authorization: `Bearer ${this.token}` } } });
       await client.connect(transport);
       return client;
     })();

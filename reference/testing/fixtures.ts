@@ -21,6 +21,7 @@ import type { Runtime } from '../runtime.js';
 import type { Network } from '../services.js';
 import { readJsonBody, BodyError } from '../http/body.js';
 import { entryOf } from '../domain/model.js';
+import { consentAsOwner, type OAuthConsentRequest } from './oauth-consent.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json';
 
@@ -86,7 +87,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'oauth-consent'],
     };
   });
 
@@ -256,6 +257,11 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     const request = await body<{ server: string }>(ctx, 'DnsResolverRequest');
     rt.dns.useServer(request.server);
     ctx.body = {};
+  });
+
+  router.post('/oauth-consent', async (ctx) => {
+    const request = await body<OAuthConsentRequest>(ctx, 'OAuthConsentRequest');
+    ctx.body = await consentAsOwner(rt, await workspaceOf('user', request.userId), request);
   });
 
   router.get('/sites/:id', async (ctx) => {

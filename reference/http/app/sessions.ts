@@ -29,11 +29,25 @@ export class Sessions {
   #byId = new Map<string, AppSession>();
 
   start(ctx: Context, userId: string, workspaceId: string, baseUrl: string): AppSession {
+    const { id, session } = this.#create(userId, workspaceId);
+    ctx.cookies.set(COOKIE, id, { ...cookieOptions(ctx, baseUrl), overwrite: true });
+    return session;
+  }
+
+  #create(userId: string, workspaceId: string): { id: string; session: AppSession } {
     const id = randomBytes(32).toString('base64url');
     const session = { userId, workspaceId, csrf: randomBytes(24).toString('base64url'), expiresAt: Date.now() + LIFETIME_MS };
     this.#byId.set(id, session);
-    ctx.cookies.set(COOKIE, id, { ...cookieOptions(ctx, baseUrl), overwrite: true });
-    return session;
+    return { id, session };
+  }
+
+  /**
+   * A session not tied to a browser request (test mode: the fixtures protocol's oauth-consent acts as the
+   * signed-in owner); answers the cookie to send.
+   */
+  open(userId: string, workspaceId: string): { cookie: string; session: AppSession } {
+    const { id, session } = this.#create(userId, workspaceId);
+    return { cookie: `${COOKIE}=${id}`, session };
   }
 
   current(ctx: Context): AppSession | undefined {

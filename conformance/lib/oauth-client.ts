@@ -1,0 +1,70 @@
+// The kit's OAuth 2.1 client (§5.1), for checking any target black-box: the MCP SDK's own client-side flow,
+// unchanged (auth(): the 401's resource_metadata, RFC 9728 metadata, authorization-server metadata, dynamic
+// registration, PKCE, code exchange), with the owner's sign-in and consent done by the target through the
+// fixtures protocol's `oauth-consent` (conformance/README.md), since the source shows no consent page.
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FixturesClient } from './fixtures-client.js';
+
+/** Never contacted: the fixture answers where the user agent would go instead of following it. */
+const REDIRECT_URI = 'http://127.0.0.1:9/site-mcp-conformance/callback';
+
+class KitClientProvider implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  readonly redirectUrl = REDIRECT_URI;
+  constructor(readonly name: string) {}
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: this.name, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+export interface OAuthGrant {
+  accessToken: string;
+  clientId: string;
+}
+
+/**
+ * Registers a new OAuth client named `clientName` at `url`, has `userId` approve it for `websiteId` (granting
+ * `scopes` of those the client asked for, or all of them), and answers the access token.
+ */
+export async function authorizeOAuthClient(url: string, fixtures: FixturesClient, request: { clientName: string; userId: string; websiteId: string; scopes?: string[] }): Promise<OAuthGrant> {
+  const provider = new KitClientProvider(request.clientName);
+  const serverUrl = `${url}/api/mcp`;
+  const first = await auth(provider, { serverUrl });
+  if (first !== 'REDIRECT' || !provider.authorizationUrl) throw new Error(`the OAuth flow of ${serverUrl} did not ask for an authorization (auth() answered ${first})`);
+  const { redirectedTo } = await fixtures.request<{ redirectedTo: string }>('POST', '/oauth-consent', {
+    authorizationUrl: provider.authorizationUrl.href,
+    userId: request.userId,
+    websiteId: request.websiteId,
+    ...(request.scopes ? { scopes: request.scopes } : {}),
+  });
+  const back = new URL(redirectedTo);
+  const code = back.searchParams.get('code');
+  if (!code) throw new Error(`the owner's approval ended at ${back.origin}${back.pathname} without a code (error: ${back.searchParams.get('error') ?? 'none'})`);
+  if (await auth(provider, { serverUrl, authorizationCode: code }) !== 'AUTHORIZED' || !provider.saved) throw new Error('the code exchange gave no token');
+  return { accessToken: provider.saved.access_token, clientId: String(provider.info?.client_id) };
+}

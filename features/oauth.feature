@@ -1,0 +1,51 @@
+Feature: OAuth 2.1 clients are bound to exactly one connection
+  A chat client connects through OAuth 2.1: the owner signs in and approves, and the verified token is bound to
+  exactly the connection that approval created. No caller-supplied id chooses another, and nothing is guessed from
+  the owner's newest connection (§5.1). The owner's sign-in and consent come from the target's fixtures protocol
+  (`oauth-consent`); the client side is the MCP SDK's own flow.
+
+  Background:
+    Given a workspace:
+      """
+      { "users": [{ "key": "olive" }],
+        "sites": [{ "key": "main", "members": { "olive": "owner" } }, { "key": "second", "members": { "olive": "owner" } }] }
+      """
+
+  @rule:oauth-no-caller-profile-id
+  Scenario: A caller-supplied connection or profile id never chooses the connection
+    Given "olive" has a connection "editor" to "second" with scopes "site:read, content:write"
+    And "olive" approves a new OAuth client "chat" for "main" with scopes "site:read"
+    When the OAuth client "chat" names the connection "editor" in every request
+    And "chat" calls "list_sites"
+    Then the call succeeds
+    And the data contains "{{site:main}}"
+    And the data does not contain "{{site:second}}"
+    When "chat" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Not with this client" }
+      """
+    Then the call fails
+
+  @rule:oauth-no-newest-connection-guess @rule:oauth-token-verified-at-edge
+  Scenario: A newer connection of the same owner is never picked; each client's token reaches only its own
+    Given "olive" approves a new OAuth client "chat" for "main" with scopes "site:read"
+    And "olive" has a connection "newer" to "second" with scopes "site:read, content:write"
+    And "olive" approves a new OAuth client "later" for "second" with scopes "site:read, content:write"
+    When "chat" calls "list_sites"
+    Then the call succeeds
+    And the data contains "{{site:main}}"
+    And the data does not contain "{{site:second}}"
+    When "chat" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Not with this client" }
+      """
+    Then the call fails
+    When "later" calls "list_sites"
+    Then the call succeeds
+    And the data contains "{{site:second}}"
+    And the data does not contain "{{site:main}}"
+    When "later" calls "get_site_overview" with:
+      """
+      { "websiteId": "{{site:main}}" }
+      """
+    Then the call fails
