@@ -112,5 +112,5 @@ export async function startServer(config: Config, ...compositions: Composition[]
 /** The store hooks of every composition, each called in order. */
 function mergeStoreHooks(compositions: readonly Composition[]): StoreHooks {
   const before = compositions.flatMap((c) => (c.storeHooks?.beforeCommit ? [c.storeHooks.beforeCommit] : []));
-  return before.length ? { beforeCommit: (workspaceId) => before.forEach((hook) => hook(workspaceId)) } : {};
+  return before.length ? { beforeCommit: (workspaceId, creates) => before.forEach((hook) => hook(workspaceId, creates)) } : {};
 }

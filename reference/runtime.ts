@@ -5,6 +5,7 @@ import { compileToolValidators, loadTools, targetsSite, type ToolDefinition } fr
 import { ActivityLog } from './store/activity.js';
 import { Store, type StoreHooks } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
+import type { Clock } from './domain/clock.js';
 import type { DnsClient } from './domain/dns.js';
 import type { ImageProvider } from './domain/image-provider.js';
 import type { Network, Services } from './services.js';
@@ -86,6 +87,7 @@ export class Runtime {
   /** Workspaces whose next tool answer fails its output check: filled only through the fixtures protocol (test mode). */
   readonly invalidNextAnswer = new Set<string>();
   // The composed services (services.ts), each under its own name.
+  readonly clock: Clock;
   readonly net: Network;
   readonly images: ImageProvider;
   readonly dns: DnsClient;
@@ -106,7 +108,7 @@ export class Runtime {
   private constructor(store: Store, config: Config, services: Services) {
     this.store = store;
     this.config = config;
-    ({ net: this.net, images: this.images, dns: this.dns, limits: this.limits } = services);
+    ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits } = services);
     this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
   }
 

@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { indexConnection } from './domain/authenticate.js';
 import { createConnection } from './domain/connections.js';
-import { workspaceNow } from './domain/clock.js';
 import { addPage, newSite, recordChange, starterPages } from './domain/site.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from './domain/workspace.js';
 import type { Runtime } from './runtime.js';
@@ -39,7 +38,7 @@ export async function seedDemo(rt: Runtime) {
   site('Rosa\'s Catering', { [rosa.userId]: 'owner' });
   await rt.store.create(doc, lookupsOfNew(doc));
   const { token } = await rt.store.transact(doc.id, (ws, tx) => {
-    const created = createConnection(ws, { userId: rosa.userId, websiteId: bakery.websiteId, reach: 'workspace', preset: 'full' }, workspaceNow(ws));
+    const created = createConnection(ws, { userId: rosa.userId, websiteId: bakery.websiteId, reach: 'workspace', preset: 'full' }, rt.clock.now(ws.id));
     indexConnection(tx, created.connection, doc.id);
     return created;
   });

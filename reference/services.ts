@@ -4,6 +4,7 @@
 // No spec parsing here: the limits come from runtime.ts.
 import type { Config, Limits } from './runtime.js';
 import { limits as specLimits } from './runtime.js';
+import { systemClock, type Clock } from './domain/clock.js';
 import { DnsClient } from './domain/dns.js';
 import { svgBrandProvider, type ImageProvider } from './domain/image-provider.js';
 import type { SafeFetchOptions } from './domain/safe-fetch.js';
@@ -15,6 +16,8 @@ import type { SafeFetchOptions } from './domain/safe-fetch.js';
 export type Network = Pick<SafeFetchOptions, 'resolve' | 'transport' | 'allowOrigins'>;
 
 export interface Services {
+  /** Time per workspace (domain/clock.ts). */
+  clock: Clock;
   /** Imports' asset fetches, migrations' checks and crawls (rules import-site-assets-revalidated, migrate-ssrf-hardened). */
   net: Network;
   /** generate_image's provider (§4.3). */
@@ -29,6 +32,7 @@ export function productionServices(config: Config): Services {
   const dns = new DnsClient();
   dns.useServer(config.dnsServer);
   return {
+    clock: systemClock,
     net: { allowOrigins: [] },
     images: svgBrandProvider,
     dns,

@@ -1,7 +1,8 @@
-// Time as each workspace sees it. Production offsets are zero; the fixtures protocol advances one workspace's
-// clock so that plan expiry, rate-limit windows and retention can be tested without disturbing other tenants.
-import type { WorkspaceDoc } from './model.js';
-
-export function workspaceNow(ws: Pick<WorkspaceDoc, 'clockOffsetMs'>): Date {
-  return new Date(Date.now() + ws.clockOffsetMs);
+// Time as each workspace sees it: plan expiry, rate-limit windows, activity retention and pairing approval all
+// ask the clock for the workspace they concern. The clock is a service (services.ts), so a composition can give
+// each workspace its own time; production's is the system clock for every workspace.
+export interface Clock {
+  now(workspaceId: string): Date;
 }
+
+export const systemClock: Clock = { now: () => new Date() };

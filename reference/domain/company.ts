@@ -27,7 +27,7 @@ export async function createCompany(store: Store, tx: Transaction, anchor: Works
   // Plan free, no credits, no website, no credit reset, no trial, no payment-provider object (the defaults).
   const company: WorkspaceDoc = {
     ...newWorkspaceDoc(
-      { companyName, plan: 'free', ownerUserId, clockOffsetMs: anchor.clockOffsetMs, users: { [ownerUserId]: structuredClone(owner) } },
+      { companyName, plan: 'free', ownerUserId, users: { [ownerUserId]: structuredClone(owner) } },
       now,
     ),
     id,

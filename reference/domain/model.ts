@@ -21,8 +21,6 @@ export interface WorkspaceDoc {
   advancedEditorGrant: boolean;
   /** Product areas an agency switched off for this account (§5.6). */
   areasOff: string[];
-  /** Test-mode clock offset of this workspace, in milliseconds (fixtures protocol). */
-  clockOffsetMs: number;
   ownerUserId: string;
   createdAt: string;
   users: Record<string, UserRecord>;

@@ -14,7 +14,6 @@ export function newWorkspaceDoc(fields: Pick<WorkspaceDoc, Required> & Partial<O
     aiConsent: false,
     advancedEditorGrant: false,
     areasOff: [],
-    clockOffsetMs: 0,
     createdAt: now.toISOString(),
     users: {},
     sites: {},

@@ -10,7 +10,6 @@ import { approvePairing, PairingError, PairingsFull, type Pairing } from '../dom
 import { rateLimited } from '../domain/rate-limit.js';
 import { clientAddress } from './app/client-address.js';
 import { indexConnection } from '../domain/authenticate.js';
-import { workspaceNow } from '../domain/clock.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { toPortableSite } from '../tools/site-read.js';
 import { appSecurityHeaders, esc, page } from './app/html.js';
@@ -25,7 +24,7 @@ export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: 
   const wsId = await rt.store.lookupDirectory('user', input.userId);
   if (!wsId) throw new PairingError('not_found', 'No such user.');
   return rt.store.transact(wsId, (ws, tx) => {
-    const result = approvePairing(ws, pairing, input, workspaceNow(ws));
+    const result = approvePairing(ws, pairing, input, rt.clock.now(ws.id));
     // Findable in the same commit as the connection or delivery token (rule store-lookups-with-document).
     if (result.connection) indexConnection(tx, result.connection, wsId);
     if (result.deliveryTokenHash) tx.index('delivery', result.deliveryTokenHash, `${wsId} ${pairing.grant!.websiteId}`);

@@ -5,7 +5,6 @@
 // `around` step; every other step is a `run` step.
 import { ToolError } from '../domain/errors.js';
 import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../domain/authorize.js';
-import { workspaceNow } from '../domain/clock.js';
 import { rateLimited } from '../domain/rate-limit.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import type { ActivityEntry } from '../store/activity.js';
@@ -266,7 +265,7 @@ export async function callTool(
   if (!ws || !connection) {
     return { ok: false, error: new ToolError('access_denied', 'This connection no longer exists.').toJSON() };
   }
-  const now = workspaceNow(ws);
+  const now = rt.clock.now(ws.id);
   const entry: ActivityEntry = {
     at: now.toISOString(),
     connectionId: connection.connectionId,

@@ -1,7 +1,6 @@
 // Prompts of §4.5, from spec/prompts.json. A prompt only returns guidance text; it is logged like any call.
 import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import { workspaceNow } from '../domain/clock.js';
 import type { Runtime } from '../runtime.js';
 import { checkRateLimits, type Principal } from './pipeline.js';
 import { ToolError } from '../domain/errors.js';
@@ -24,14 +23,14 @@ export async function getPrompt(rt: Runtime, principal: Principal, name: string,
   if (ws) {
     // A prompt is a call like any other: it counts against the §8 rate limits before it writes activity.
     try {
-      checkRateLimits(rt, principal, workspaceNow(ws).getTime());
+      checkRateLimits(rt, principal, rt.clock.now(ws.id).getTime());
     } catch (error) {
       // A plain error with a JSON-RPC code: the SDK sends its message as is (McpError would prefix it twice).
       if (error instanceof ToolError) throw Object.assign(new Error(error.message), { code: -32000, data: error.toJSON() });
       throw error;
     }
     await rt.activity.append({
-      at: workspaceNow(ws).toISOString(),
+      at: rt.clock.now(ws.id).toISOString(),
       connectionId: principal.connectionId,
       workspaceId: ws.id,
       websiteId: null,

@@ -9,7 +9,6 @@ import { errors } from 'oidc-provider';
 import type { Runtime } from '../runtime.js';
 import { createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
-import { workspaceNow } from '../domain/clock.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { ToolError } from '../domain/errors.js';
 import { esc, formTargetSource, page } from '../http/app/html.js';
@@ -76,7 +75,7 @@ ${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(
     let connection;
     try {
       connection = await rt.store.transact(session.workspaceId, (ws, tx) => {
-        const now = workspaceNow(ws);
+        const now = rt.clock.now(ws.id);
         // One connection per client and owner: an earlier one is revoked, never silently reused.
         for (const c of Object.values(ws.connections)) if (c.oauth && OAuthEdge.bindingKey(c.oauth.clientId, c.oauth.subject) === key && !c.revokedAt) c.revokedAt = now.toISOString();
         const created = createConnection(ws, { userId: session.userId, websiteId: body.get('websiteId') ?? '', scopes: granted, kind: 'oauth' }, now).connection;

@@ -132,8 +132,11 @@ interface HeldCommits {
 
 /** Seams of the store's commits, installed by a composition (reference/app.ts Composition). */
 export interface StoreHooks {
-  /** Called before each commit of a workspace, after the documents it creates are written; a throw fails that commit like a failed disk write would. */
-  beforeCommit?(workspaceId: string): void;
+  /**
+   * Called before each commit of a workspace with the ids of the workspaces the commit creates, after they are
+   * written; a throw fails that commit like a failed disk write would (and removes them again).
+   */
+  beforeCommit?(workspaceId: string, creates: readonly string[]): void;
 }
 
 export class Store {
@@ -295,7 +298,7 @@ export class Store {
     try {
       for (const doc of pending.creations) if (await this.create(doc, [], { ifAbsent: true })) created.push(doc.id);
       try {
-        this.#hooks.beforeCommit?.(workspaceId);
+        this.#hooks.beforeCommit?.(workspaceId, pending.creations.map((doc) => doc.id));
       } catch (error) {
         // The broken server of error-business-failure-rolls-back keeps the failed write, as this store once did.
         if (isBroken('error-business-failure-rolls-back')) entry.low.data = draft;

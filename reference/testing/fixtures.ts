@@ -9,7 +9,6 @@ import { sharedAjv } from '../../spec/index.js';
 import { ToolError } from '../domain/errors.js';
 import { connectionView, createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
-import { workspaceNow } from '../domain/clock.js';
 import { buildWorld, WorldError, type WorldRequest } from './world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
@@ -19,6 +18,7 @@ import { PairingError } from '../domain/pairing.js';
 import { approveAs } from '../http/pairing.js';
 import type { Runtime } from '../runtime.js';
 import type { Network } from '../services.js';
+import type { TestClock } from './clock.js';
 import { readJsonBody, BodyError } from '../http/body.js';
 import { entryOf } from '../domain/model.js';
 import { consentAsOwner, type OAuthConsentRequest } from './oauth-consent.js';
@@ -37,6 +37,8 @@ export interface TestSeams {
   faults: { failNextWrite: Set<string>; failNextImage: Set<string> };
   /** The server's network (rt.net), a copy the composition made: fetch-allowlist sets its allowOrigins. */
   net: Network;
+  /** The server's clock (rt.clock): the clock route advances one workspace's time. */
+  clock: TestClock;
 }
 
 export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): Router {
@@ -100,7 +102,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     const request = await body<{ userId: string; websiteId?: string | null; reach?: 'website' | 'workspace'; scopes?: string[]; preset?: string; createdAt?: string }>(ctx, 'ConnectionRequest');
     const wsId = await workspaceOf('user', request.userId);
     const { token, view } = await rt.store.transact(wsId, (ws, tx) => {
-      const now = workspaceNow(ws);
+      const now = rt.clock.now(ws.id);
       const created = createConnection(
         ws,
         {
@@ -121,12 +123,12 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   router.get('/connections/:id', async (ctx) => {
     const found = await findConnection(rt, ctx.params.id!);
-    ctx.body = connectionView(found.connection, workspaceNow(found.ws));
+    ctx.body = connectionView(found.connection, rt.clock.now(found.ws.id));
   });
 
   router.get('/connections/:id/activity', async (ctx) => {
     const found = await findConnection(rt, ctx.params.id!);
-    ctx.body = { entries: await rt.activity.read(found.ws.id, workspaceNow(found.ws), found.connection.connectionId) };
+    ctx.body = { entries: await rt.activity.read(found.ws.id, rt.clock.now(found.ws.id), found.connection.connectionId) };
   });
 
   router.post('/memberships', async (ctx) => {
@@ -149,21 +151,17 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {};
   });
 
+  // The workspace's own clock moves on; every other workspace's stays (the test clock, ./clock.ts).
   router.post('/workspaces/:id/clock', async (ctx) => {
     const request = await body<{ advanceSeconds: number }>(ctx, 'ClockRequest');
-    const now = await rt.store
-      .transact(ctx.params.id!, (ws) => {
-        ws.clockOffsetMs += request.advanceSeconds * 1000;
-        return workspaceNow(ws);
-      })
-      .catch(notFoundWorkspace);
-    ctx.body = { now: now.toISOString() };
+    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', 'No such workspace.');
+    ctx.body = { now: seams.clock.advance(ctx.params.id!, request.advanceSeconds).toISOString() };
   });
 
   router.post('/app-edits', async (ctx) => {
     const request = await body<{ userId: string; websiteId: string; sectionId: string; field: string; text: string }>(ctx, 'AppEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
-    ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, workspaceNow(ws)));
+    ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, rt.clock.now(ws.id)));
   });
 
   // One-shot faults a scenario arms for a workspace; each route adds the workspace to the set the reference
@@ -199,7 +197,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   router.post('/record-edits', async (ctx) => {
     const request = await body<{ userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }>(ctx, 'RecordEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
-    ctx.body = await rt.store.transact(wsId, (ws) => appEditRecord(ws, request, workspaceNow(ws)));
+    ctx.body = await rt.store.transact(wsId, (ws) => appEditRecord(ws, request, rt.clock.now(ws.id)));
   });
 
   // Approve or decline as a signed-in user would, through the app page's code path (decidePlan).
@@ -208,7 +206,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
       const request = await body<{ userId: string }>(ctx, 'PlanDecisionRequest');
       const wsId = await workspaceOf('user', request.userId);
       try {
-        const plan = await rt.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, workspaceNow(ws)));
+        const plan = await rt.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, rt.clock.now(ws.id)));
         ctx.body = { status: plan.status };
       } catch (error) {
         if (!(error instanceof DecisionError)) throw error;
@@ -223,7 +221,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     if (!(await rt.store.read(wsId))) throw new ToolError('not_found', 'No such workspace.');
     // Collect first, as any write would, so an expired plan is observably gone (rule plan-expired-garbage-collected).
     const ws = await rt.store.transact(wsId, (doc) => {
-      collectExpiredPlans(doc, workspaceNow(doc));
+      collectExpiredPlans(doc, rt.clock.now(doc.id));
       return doc;
     });
     const plan = entryOf(ws.plans, ctx.params.planId);

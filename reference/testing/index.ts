@@ -4,19 +4,27 @@
 // hooks); production code knows nothing of it.
 import type { Composition } from '../app.js';
 import { fixturesRouter, type TestSeams } from './fixtures.js';
+import { TestClock } from './clock.js';
+import { systemClock } from '../domain/clock.js';
 
 export function testMode(secret: string): Composition {
+  // The net and clock are replaced by decorations of the composed ones when the services are composed, before
+  // the router or a commit can use them.
   const seams: TestSeams = {
     faults: { failNextWrite: new Set(), failNextImage: new Set() },
     net: { allowOrigins: [] },
+    clock: new TestClock(systemClock),
   };
   const { faults } = seams;
   return {
     services: (services) => {
       // fetch-allowlist: this copy of the composed network is the one whose allowOrigins the protocol sets.
       seams.net = { ...services.net, allowOrigins: [] };
+      // clock: each workspace's time, moved on by the protocol's clock route.
+      seams.clock = new TestClock(services.clock);
       return {
         ...services,
+        clock: seams.clock,
         net: seams.net,
         // fail-next-image: the provider fails the workspace's next image, as an outage would (§4.3: credits are
         // charged only after delivery; rule generate-image-charged-after-delivery).
@@ -30,7 +38,9 @@ export function testMode(secret: string): Composition {
     },
     // fail-next-write: the workspace's next commit fails like a failed disk write (§7.3: the operation rolls back whole).
     storeHooks: {
-      beforeCommit: (workspaceId) => {
+      beforeCommit: (workspaceId, creates) => {
+        // A company a confirmation creates starts at its anchor workspace's time.
+        for (const id of creates) seams.clock.inherit(id, workspaceId);
         if (faults.failNextWrite.delete(workspaceId)) throw new Error('the write failed (fixtures: fail-next-write)');
       },
     },

@@ -7,7 +7,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Runtime } from '../../runtime.js';
 import { readRawBody } from '../body.js';
 import { verifySignInPassword } from '../../domain/passwords.js';
-import { workspaceNow } from '../../domain/clock.js';
 import { decidePlan, DecisionError, collectExpiredPlans } from '../../domain/plans.js';
 import { connectionView, createConnection } from '../../domain/connections.js';
 import { indexConnection } from '../../domain/authenticate.js';
@@ -101,7 +100,7 @@ export function appRouter(rt: Runtime): Router {
     if (!session) return;
     const ws = (await rt.store.read(session.workspaceId))!;
     const plan = entryOf(ws.plans, ctx.params.planId);
-    const now = workspaceNow(ws);
+    const now = rt.clock.now(ws.id);
     if (!plan || plan.expiresAt <= now.toISOString()) {
       return page(ctx, 'Plan not available', '<p>This plan does not exist or has expired. Ask your assistant to prepare a fresh one.</p>', 404);
     }
@@ -128,7 +127,7 @@ ${controls}</div>`);
     if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
     const decision = body.get('decision') === 'approve' ? 'approve' : 'decline';
     try {
-      const plan = await rt.store.transact(session.workspaceId, (ws) => decidePlan(ws, ctx.params.planId!, session.userId, decision, workspaceNow(ws)));
+      const plan = await rt.store.transact(session.workspaceId, (ws) => decidePlan(ws, ctx.params.planId!, session.userId, decision, rt.clock.now(ws.id)));
       page(ctx, decision === 'approve' ? 'Plan approved' : 'Plan declined', `<p>${esc(plan.summary)}</p><p>${decision === 'approve' ? 'Your assistant can now carry it out with confirm_pending_action.' : 'Nothing will happen.'}</p>`);
     } catch (error) {
       if (!(error instanceof DecisionError)) throw error;
@@ -143,7 +142,7 @@ ${controls}</div>`);
     const ws = (await rt.store.read(session.workspaceId))!;
     const site = entryOf(ws.sites, ctx.params.websiteId);
     if (!site || !site.members[session.userId]) return page(ctx, 'Not found', '<p>No such website.</p>', 404);
-    const now = workspaceNow(ws);
+    const now = rt.clock.now(ws.id);
     const isOwner = site.members[session.userId] === 'owner';
     const connections = Object.values(ws.connections).filter((c) => c.websiteId === site.websiteId || c.reach === 'workspace');
     const entries = (await rt.activity.read(ws.id, now)).filter((e) => connections.some((c) => c.connectionId === e.connectionId)).slice(-50).reverse();
@@ -179,7 +178,7 @@ ${controls}</div>`);
             reach: body.get('reach') === 'workspace' ? 'workspace' : 'website',
             ...(body.get('preset') === 'full' ? { preset: 'full' } : { scopes: body.getAll('scope') }),
           },
-          workspaceNow(ws),
+          rt.clock.now(ws.id),
         );
         indexConnection(tx, created.connection, session.workspaceId);
         return created;
@@ -201,8 +200,8 @@ ${controls}</div>`);
       const site = entryOf(ws.sites, ctx.params.websiteId);
       const connection = entryOf(ws.connections, body.get('connectionId'));
       if (!site || site.members[session.userId] !== 'owner' || !connection) return false;
-      connection.revokedAt = workspaceNow(ws).toISOString();
-      collectExpiredPlans(ws, workspaceNow(ws));
+      connection.revokedAt = rt.clock.now(ws.id).toISOString();
+      collectExpiredPlans(ws, rt.clock.now(ws.id));
       return true;
     });
     if (!revoked) return page(ctx, 'Not possible', '<p>Only an owner can revoke a connection of this website.</p>', 403);
