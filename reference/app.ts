@@ -17,6 +17,8 @@ import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
 import type { StoreHooks } from './store/store.js';
 import { productionServices, type Services } from './services.js';
+import { handlers } from './tools/index.js';
+import type { HandlerTable } from './tools/types.js';
 
 export interface RunningServer {
   rt: Runtime;
@@ -28,6 +30,8 @@ export interface RunningServer {
 export interface Composition {
   /** Replaces or decorates services (services.ts) before anything uses them: test mode's seams, a test's fakes. */
   services?(services: Services): Services;
+  /** Replaces or decorates tool handlers (tools/index.ts): test mode's invalid-next-answer. */
+  handlers?(handlers: HandlerTable): HandlerTable;
   /** Seams of the store's commits (test mode: the fixtures protocol's fail-next-write). */
   storeHooks?: StoreHooks;
   /** A router served first after the host check (test mode: the fixtures protocol). */
@@ -86,7 +90,8 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
 
 export async function startServer(config: Config, ...compositions: Composition[]): Promise<RunningServer> {
   const services = compositions.reduce((s, c) => c.services?.(s) ?? s, productionServices(config));
-  const rt = await Runtime.create(config, services, mergeStoreHooks(compositions));
+  const composedHandlers = compositions.reduce((table, c) => c.handlers?.(table) ?? table, handlers);
+  const rt = await Runtime.create(config, { services, handlers: composedHandlers, storeHooks: mergeStoreHooks(compositions) });
   const app = buildApp(rt, compositions);
   const http: HttpServer = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {

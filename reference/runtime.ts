@@ -9,6 +9,7 @@ import type { Clock } from './domain/clock.js';
 import type { DnsClient } from './domain/dns.js';
 import type { ImageProvider } from './domain/image-provider.js';
 import type { Network, Services } from './services.js';
+import type { HandlerTable } from './tools/types.js';
 import { Pairings } from './domain/pairing.js';
 import { createIdentityProvider, type IdentityProvider } from './oauth/provider.js';
 import { OAuthEdge } from './oauth/edge.js';
@@ -84,14 +85,14 @@ export class Runtime {
   readonly store: Store;
   readonly activity: ActivityLog;
   readonly limiter = new SlidingWindowLimiter();
-  /** Workspaces whose next tool answer fails its output check: filled only through the fixtures protocol (test mode). */
-  readonly invalidNextAnswer = new Set<string>();
   // The composed services (services.ts), each under its own name.
   readonly clock: Clock;
   readonly net: Network;
   readonly images: ImageProvider;
   readonly dns: DnsClient;
   readonly limits: Limits;
+  /** The handler of each tool (tools/index.ts), as the compositions left it. */
+  readonly handlers: HandlerTable;
   readonly pairings = new Pairings();
   #oauth: Promise<{ idp: IdentityProvider; edge: OAuthEdge }> | undefined;
 
@@ -105,15 +106,16 @@ export class Runtime {
   readonly config: Config;
   baseUrl = '';
 
-  private constructor(store: Store, config: Config, services: Services) {
+  private constructor(store: Store, config: Config, services: Services, handlers: HandlerTable) {
     this.store = store;
     this.config = config;
+    this.handlers = handlers;
     ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits } = services);
     this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
   }
 
-  /** `services` and `storeHooks` come from the compositions (reference/app.ts); production has no store hooks. */
-  static async create(config: Config, services: Services, storeHooks: StoreHooks = {}): Promise<Runtime> {
-    return new Runtime(await Store.open(config.dataDir, storeHooks), config, services);
+  /** What the compositions made (reference/app.ts): services, handlers and store hooks (production has none). */
+  static async create(config: Config, composed: { services: Services; handlers: HandlerTable; storeHooks: StoreHooks }): Promise<Runtime> {
+    return new Runtime(await Store.open(config.dataDir, composed.storeHooks), config, composed.services, composed.handlers);
   }
 }

@@ -75,11 +75,6 @@ function issuesOf(errors: { instancePath: string; message?: string; params?: Rec
   }));
 }
 
-/** Test mode: the fixtures' invalid-next-answer turns the answer into one no output schema accepts, as a bug would. */
-function answerUnderTest(rt: Runtime, workspaceId: string, data: unknown): unknown {
-  return rt.invalidNextAnswer.delete(workspaceId) ? 'an answer outside the output schema (fixtures: invalid-next-answer)' : data;
-}
-
 /** Rules rate-limit-per-connection and rate-limit-per-workspace; prompts take the same limits. */
 export function checkRateLimits(rt: Runtime, principal: Principal, nowMs: number): void {
   const { perConnection, perWorkspace } = rt.limits.rateLimits;
@@ -190,7 +185,7 @@ async function holdCommits(call: Call, rest: () => Promise<void>): Promise<void>
 /** Rule error-business-failure-rolls-back: the handler's business logic, each of its writes one transaction (ctx.write). */
 async function runHandler(call: Call): Promise<void> {
   const { rt, ws, connection, site, entry } = call;
-  const handler = handlerFor(call.name);
+  const handler = handlerFor(rt.handlers, call.name);
   if (!handler) {
     throw new ToolError('not_implemented', `${call.name} is in the catalogue but the reference server does not implement it yet.`, { tool: call.name });
   }
@@ -212,7 +207,7 @@ async function runHandler(call: Call): Promise<void> {
       if (extra?.creditsSpent !== undefined) entry.creditsSpent = extra.creditsSpent;
     },
   };
-  call.data = answerUnderTest(rt, ws.id, await handler(ctx));
+  call.data = await handler(ctx);
 }
 
 /** Rule tool-output-schema: an answer outside the tool's own output schema is a bug in this server, reported as such. */

@@ -34,7 +34,7 @@ function sameSecret(given: string, expected: string): boolean {
 /** What the protocol sets and the test-mode composition (./index.ts) installs into the server's seams. */
 export interface TestSeams {
   /** The one-shot faults a scenario arms, per workspace. */
-  faults: { failNextWrite: Set<string>; failNextImage: Set<string> };
+  faults: { failNextWrite: Set<string>; invalidNextAnswer: Set<string>; failNextImage: Set<string> };
   /** The server's network (rt.net), a copy the composition made: fetch-allowlist sets its allowOrigins. */
   net: Network;
   /** The server's clock (rt.clock): the clock route advances one workspace's time. */
@@ -164,8 +164,8 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, rt.clock.now(ws.id)));
   });
 
-  // One-shot faults a scenario arms for a workspace; each route adds the workspace to the set the reference
-  // reads at that point:
+  // One-shot faults a scenario arms for a workspace; each route adds the workspace to the set that test mode's
+  // decoration of a seam reads (./index.ts):
   //   fail-next-write: the next write fails like a failed disk write (§7.3: the operation rolls back whole);
   //   invalid-next-answer: the next tool answer fails its output check, as a server bug would (§7.3; rule
   //     tool-answer-checked-before-commit);
@@ -173,7 +173,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   //     only after delivery; rule generate-image-charged-after-delivery).
   const faultRoutes: [route: string, armed: Set<string>][] = [
     ['fail-next-write', faults.failNextWrite],
-    ['invalid-next-answer', rt.invalidNextAnswer],
+    ['invalid-next-answer', faults.invalidNextAnswer],
     ['fail-next-image', faults.failNextImage],
   ];
   for (const [route, armed] of faultRoutes) {

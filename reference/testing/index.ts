@@ -6,12 +6,13 @@ import type { Composition } from '../app.js';
 import { fixturesRouter, type TestSeams } from './fixtures.js';
 import { TestClock } from './clock.js';
 import { systemClock } from '../domain/clock.js';
+import type { HandlerTable, ToolContext } from '../tools/types.js';
 
 export function testMode(secret: string): Composition {
   // The net and clock are replaced by decorations of the composed ones when the services are composed, before
   // the router or a commit can use them.
   const seams: TestSeams = {
-    faults: { failNextWrite: new Set(), failNextImage: new Set() },
+    faults: { failNextWrite: new Set(), invalidNextAnswer: new Set(), failNextImage: new Set() },
     net: { allowOrigins: [] },
     clock: new TestClock(systemClock),
   };
@@ -36,6 +37,18 @@ export function testMode(secret: string): Composition {
         },
       };
     },
+    // invalid-next-answer: the workspace's next tool call whose work succeeds answers outside its tool's output
+    // schema, as a server bug would (§7.3; rule tool-answer-checked-before-commit: the call keeps nothing).
+    handlers: (handlers) =>
+      Object.fromEntries(
+        Object.entries(handlers).map(([name, handler]) => [
+          name,
+          async (ctx: ToolContext) => {
+            const answer: unknown = await (handler as (ctx: ToolContext) => unknown)(ctx);
+            return faults.invalidNextAnswer.delete(ctx.ws.id) ? 'an answer outside the output schema (fixtures: invalid-next-answer)' : answer;
+          },
+        ]),
+      ) as unknown as HandlerTable,
     // fail-next-write: the workspace's next commit fails like a failed disk write (§7.3: the operation rolls back whole).
     storeHooks: {
       beforeCommit: (workspaceId, creates) => {

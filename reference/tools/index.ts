@@ -53,10 +53,11 @@ export const handlers: HandlerTable = joinAreas(
 const isToolName = (name: string): name is ToolName => Object.hasOwn(handlers, name);
 
 /**
- * The handler of a tool the client named, or undefined for a name outside the table. Its context is the general
- * ToolContext: the call path has validated the arguments against the tool's input schema and resolved its website
- * exactly when the spec says it targets one, which is what the handler's generated types assume.
+ * The handler in `table` (the server's composed table, rt.handlers) of a tool the client named, or undefined for a
+ * name outside it. Its context is the general ToolContext: the call path has validated the arguments against the
+ * tool's input schema and resolved its website exactly when the spec says it targets one, which is what the
+ * handler's generated types assume.
  */
-export function handlerFor(name: string): ((ctx: ToolContext) => unknown) | undefined {
-  return isToolName(name) ? (handlers[name] as (ctx: ToolContext) => unknown) : undefined;
+export function handlerFor(table: HandlerTable, name: string): ((ctx: ToolContext) => unknown) | undefined {
+  return isToolName(name) ? (table[name] as (ctx: ToolContext) => unknown) : undefined;
 }
