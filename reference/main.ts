@@ -53,8 +53,8 @@ const config = {
   baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
   dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
   rateLimitsOverride: values['rate-limits'] ? parseRateLimits(values['rate-limits']) : undefined,
-  decisionLimitsOverride: values['decision-limits'] ? await readDecisionLimits(values['decision-limits']) : undefined,
 };
+const decisionLimits = values['decision-limits'] ? await readDecisionLimits(values['decision-limits']) : undefined;
 
 /** Reads --decision-limits: only the limits the source leaves open may change (§8 fixes 120/600, 5 minutes, …). */
 async function readDecisionLimits(file: string): Promise<DecisionLimits> {
@@ -109,7 +109,7 @@ if (values['break-rule']?.length) {
   console.log(`  DELIBERATELY BROKEN: ${values['break-rule'].join(', ')}`);
 }
 // Test mode: the fixtures protocol and its seams (reference/testing/), loaded only when a fixtures secret is given.
-const compositions = fixturesSecret ? [(await import('./testing/index.js')).testMode(fixturesSecret)] : [];
+const compositions = fixturesSecret ? [(await import('./testing/index.js')).testMode(fixturesSecret, { decisionLimits })] : [];
 const server = await startServer(config, ...compositions).catch((error: NodeJS.ErrnoException) => {
   // A taken port or an address this machine does not have is the user's to fix: one sentence, exit 1.
   if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {

@@ -70,14 +70,13 @@ export interface Config {
   dnsServer?: string;
   /** Replaces the standard rate limits; only benchmarks set it, to measure the checked path without refusals. */
   rateLimitsOverride?: Limits['rateLimits'];
-  /**
-   * Other values for the limits the source does not give (throttles, import cap, site limits, image cost, …):
-   * test mode only, so a correct variant of the reference can prove the suite never hard-codes our choices.
-   */
-  decisionLimitsOverride?: DecisionLimits;
 }
 
-/** The limits that are our decisions (spec/limits.json entries marked decision); the source fixes the rest. */
+/**
+ * The limits that are our decisions (spec/limits.json entries marked decision); the source fixes the rest. Test
+ * mode may take other values for them (--decision-limits), so a correct variant of the reference can prove the
+ * suite never hard-codes our choices.
+ */
 export const DECISION_LIMIT_KEYS = ['throttles', 'importMaxBytes', 'siteLimitByPlan', 'imageCreditCost', 'toolArguments', 'signIn', 'pairStart'] as const;
 export type DecisionLimits = Partial<Pick<Limits, (typeof DECISION_LIMIT_KEYS)[number]>>;
 

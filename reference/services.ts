@@ -36,6 +36,6 @@ export function productionServices(config: Config): Services {
     net: { allowOrigins: [] },
     images: svgBrandProvider,
     dns,
-    limits: { ...specLimits, ...config.decisionLimitsOverride, ...(config.rateLimitsOverride ? { rateLimits: config.rateLimitsOverride } : {}) },
+    limits: { ...specLimits, ...(config.rateLimitsOverride ? { rateLimits: config.rateLimitsOverride } : {}) },
   };
 }

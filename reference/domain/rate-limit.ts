@@ -1,6 +1,6 @@
 // Sliding-window rate limits (§8): per connection, per workspace, and per-tool throttles, all configured by
 // spec/limits.json. Counters live in memory: they protect this process, and a restart forgets at most one
-// window. Times come from the workspace's clock so the fixtures protocol can move a window on.
+// window. Times come from the workspace's clock (the clock service), so a window moves with that workspace's time.
 import { ToolError } from './errors.js';
 
 export interface Window {

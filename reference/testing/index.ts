@@ -3,12 +3,14 @@
 // installs what the protocol arms through the seams production has anyway (services.ts, the store's commit
 // hooks); production code knows nothing of it.
 import type { Composition } from '../app.js';
+import type { DecisionLimits } from '../runtime.js';
 import { fixturesRouter, type TestSeams } from './fixtures.js';
 import { TestClock } from './clock.js';
 import { systemClock } from '../domain/clock.js';
 import type { HandlerTable, ToolContext } from '../tools/types.js';
 
-export function testMode(secret: string): Composition {
+/** `decisionLimits`: other values for the limits that are our decisions (--decision-limits: correct variants). */
+export function testMode(secret: string, { decisionLimits }: { decisionLimits?: DecisionLimits } = {}): Composition {
   // The net and clock are replaced by decorations of the composed ones when the services are composed, before
   // the router or a commit can use them.
   const seams: TestSeams = {
@@ -25,6 +27,7 @@ export function testMode(secret: string): Composition {
       seams.clock = new TestClock(services.clock);
       return {
         ...services,
+        limits: { ...services.limits, ...decisionLimits },
         clock: seams.clock,
         net: seams.net,
         // fail-next-image: the provider fails the workspace's next image, as an outage would (§4.3: credits are
