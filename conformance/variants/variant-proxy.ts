@@ -106,6 +106,10 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
   let ownUrl = '';
   // Addresses in answers name the proxy, as a real implementation's would name itself.
   const rebase = (text: string) => text.split(targetUrl).join(ownUrl);
+  // And the proxy's addresses in requests name the target again, plain or URL-encoded (an OAuth resource
+  // indicator, an authorization URL handed to the fixtures protocol), as the target knows only its own.
+  const unrebase = (text: string) => text.split(ownUrl).join(targetUrl).split(encodeURIComponent(ownUrl)).join(encodeURIComponent(targetUrl));
+  const forwardedBody = (body: Buffer, type = '') => (/json|x-www-form-urlencoded|^text\//.test(type) ? unrebase(body.toString('utf8')) : body);
   const server: Server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
@@ -132,7 +136,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       }
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string' && key !== 'host' && key !== 'content-length') headers[key] = value;
-      const upstream = await fetch(`${targetUrl}${path}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : body, redirect: 'manual' });
+      const upstream = await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
       let text = rebase(await upstream.text());
       const type = upstream.headers.get('content-type') ?? '';
       if (type.includes('application/json') && text) {
