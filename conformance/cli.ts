@@ -27,7 +27,7 @@ import { DeclarationError, readDeclaration } from './lib/declaration.js';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, usageError } from './lib/cli-args.js';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
-import { resolveTarget, startReferenceServer, type Target } from './lib/target.js';
+import { resolveTarget, startBrokenServer, type Target } from './lib/target.js';
 import { startDnsStub } from './lib/dns-stub.js';
 import { startTestWebsite } from './lib/test-website.js';
 import { FixturesClient } from './lib/fixtures-client.js';
@@ -52,7 +52,7 @@ const { values, positionals } = parseCommandLine({
     'vitest-report': { type: 'string' },
     // Check the features for undefined or ambiguous steps without a target.
     'dry-run': { type: 'boolean', default: false },
-    // Starts the reference server deliberately breaking these rules (proves checks can fail; see prove-checks.ts).
+    // Starts a server deliberately broken for these rules (conformance/broken/; proves checks can fail, see prove-checks.ts).
     break: { type: 'string', multiple: true },
     // The target's implementation declaration (spec/schemas/declaration.schema.json): without it only what the
     // source says is checked, and checks that need a declared choice are reported as not checked.
@@ -155,7 +155,7 @@ async function main(): Promise<number> {
   const target: Target = values['dry-run']
     ? { url: 'http://127.0.0.1:9', fixturesSecret: 'dry-run', stop: async () => undefined }
     : values.break?.length
-      ? await startReferenceServer(values.break.flatMap((rule) => ['--break-rule', rule]))
+      ? await startBrokenServer(values.break)
       : await resolveTarget({ url: values.url, fixturesSecret: values['fixtures-secret'] });
   let extras: { stop(): Promise<void> } | undefined;
   try {

@@ -10,6 +10,7 @@ import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BREAKABLE } from '../reference/domain/breaks.js';
+import { BROKEN } from './broken/index.js';
 import { startReferenceServer } from './lib/target.js';
 import { startVariantProxy, type VariantOptions } from './variants/variant-proxy.js';
 
@@ -21,7 +22,7 @@ const BROKEN_BY_PROXY: Record<string, VariantOptions> = {
   'migrate-result-relayed': { dropResultField: { tool: 'migrate_site_from_url', field: 'pagesAwaitingCapture' } },
 };
 
-const all = [...BREAKABLE, ...Object.keys(BROKEN_BY_PROXY)];
+const all = [...Object.keys(BROKEN), ...BREAKABLE, ...Object.keys(BROKEN_BY_PROXY)];
 const rules = process.argv.slice(2).length ? process.argv.slice(2) : all;
 const unknown = rules.filter((r) => !all.includes(r));
 if (unknown.length) {

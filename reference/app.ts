@@ -15,7 +15,8 @@ import { libraryHandler } from './http/library.js';
 import { pairingRouter } from './http/pairing.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
-import type { StoreHooks } from './store/store.js';
+import type { Store, StoreHooks } from './store/store.js';
+import { CALL_STEPS, type CallStep } from './mcp/pipeline.js';
 import { productionServices, type Services } from './services.js';
 import { handlers } from './tools/index.js';
 import type { HandlerTable } from './tools/types.js';
@@ -32,6 +33,10 @@ export interface Composition {
   services?(services: Services): Services;
   /** Replaces or decorates tool handlers (tools/index.ts): test mode's invalid-next-answer. */
   handlers?(handlers: HandlerTable): HandlerTable;
+  /** Changes the call path (mcp/pipeline.ts CALL_STEPS): a step left out, replaced or added. */
+  callSteps?(steps: readonly CallStep[]): readonly CallStep[];
+  /** Decorates the store (store/store.ts) before anything uses it. */
+  store?(store: Store): Store;
   /** Seams of the store's commits (test mode: the fixtures protocol's fail-next-write). */
   storeHooks?: StoreHooks;
   /** A router served first after the host check (test mode: the fixtures protocol). */
@@ -91,7 +96,9 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
 export async function startServer(config: Config, ...compositions: Composition[]): Promise<RunningServer> {
   const services = compositions.reduce((s, c) => c.services?.(s) ?? s, productionServices(config));
   const composedHandlers = compositions.reduce((table, c) => c.handlers?.(table) ?? table, handlers);
-  const rt = await Runtime.create(config, { services, handlers: composedHandlers, storeHooks: mergeStoreHooks(compositions) });
+  const callSteps = compositions.reduce((steps, c) => c.callSteps?.(steps) ?? steps, CALL_STEPS);
+  const store = (opened: Store) => compositions.reduce((s, c) => c.store?.(s) ?? s, opened);
+  const rt = await Runtime.create(config, { services, handlers: composedHandlers, callSteps, storeHooks: mergeStoreHooks(compositions), store });
   const app = buildApp(rt, compositions);
   const http: HttpServer = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {

@@ -10,6 +10,7 @@ import type { DnsClient } from './domain/dns.js';
 import type { ImageProvider } from './domain/image-provider.js';
 import type { Network, Services } from './services.js';
 import type { HandlerTable } from './tools/types.js';
+import type { CallStep } from './mcp/pipeline.js';
 import { Pairings } from './domain/pairing.js';
 import { createIdentityProvider, type IdentityProvider } from './oauth/provider.js';
 import { OAuthEdge } from './oauth/edge.js';
@@ -92,6 +93,8 @@ export class Runtime {
   readonly limits: Limits;
   /** The handler of each tool (tools/index.ts), as the compositions left it. */
   readonly handlers: HandlerTable;
+  /** The steps of every tool call (mcp/pipeline.ts CALL_STEPS), as the compositions left them. */
+  readonly callSteps: readonly CallStep[];
   readonly pairings = new Pairings();
   #oauth: Promise<{ idp: IdentityProvider; edge: OAuthEdge }> | undefined;
 
@@ -105,16 +108,24 @@ export class Runtime {
   readonly config: Config;
   baseUrl = '';
 
-  private constructor(store: Store, config: Config, services: Services, handlers: HandlerTable) {
+  private constructor(store: Store, config: Config, services: Services, handlers: HandlerTable, callSteps: readonly CallStep[]) {
     this.store = store;
     this.config = config;
     this.handlers = handlers;
+    this.callSteps = callSteps;
     ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits } = services);
     this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
   }
 
-  /** What the compositions made (reference/app.ts): services, handlers and store hooks (production has none). */
-  static async create(config: Config, composed: { services: Services; handlers: HandlerTable; storeHooks: StoreHooks }): Promise<Runtime> {
-    return new Runtime(await Store.open(config.dataDir, composed.storeHooks), config, composed.services, composed.handlers);
+  /**
+   * What the compositions made (reference/app.ts): services, handlers, call steps, store hooks (production has
+   * none) and what becomes of the store once it is open (production keeps it as it is).
+   */
+  static async create(
+    config: Config,
+    composed: { services: Services; handlers: HandlerTable; callSteps: readonly CallStep[]; storeHooks: StoreHooks; store?: (store: Store) => Store },
+  ): Promise<Runtime> {
+    const store = await Store.open(config.dataDir, composed.storeHooks);
+    return new Runtime(composed.store ? composed.store(store) : store, config, composed.services, composed.handlers, composed.callSteps);
   }
 }

@@ -47,14 +47,19 @@ function guardProcess(): void {
   }
 }
 
-/** Starts the reference server (reference/main.ts) as a child process; `extraArgs` go to its command line. */
-export async function startReferenceServer(extraArgs: string[] = []): Promise<Target> {
+/** Starts a deliberately broken server (conformance/broken/serve.ts) for `rules`, as a child process. */
+export function startBrokenServer(rules: readonly string[]): Promise<Target> {
+  return startReferenceServer(rules.flatMap((rule) => ['--break', rule]), 'conformance/broken/serve.ts');
+}
+
+/** Starts the reference server (`program`, reference/main.ts unless named) as a child process; `extraArgs` go to its command line. */
+export async function startReferenceServer(extraArgs: string[] = [], program = 'reference/main.ts'): Promise<Target> {
   const dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-conformance-'));
   const fixturesSecret = randomBytes(16).toString('hex');
   guardProcess();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(repo, 'reference/main.ts'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...extraArgs],
+    ['--import', 'tsx', join(repo, program), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...extraArgs],
     // NODE_OPTIONS is cleared so the server never inherits the suite's loaders or inspector flags.
     { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );

@@ -5,7 +5,6 @@ import type { Connection, Site, WorkspaceDoc } from './model.js';
 import { ROLE_RANK, type Role } from './vocabulary.js';
 import { satisfies } from './scopes.js';
 import { ToolError, websiteNotFound } from './errors.js';
-import { isBroken } from './breaks.js';
 import { entryOf } from './model.js';
 
 export interface Gate {
@@ -46,10 +45,7 @@ export function resolveTarget(ws: WorkspaceDoc, connection: Connection, websiteI
     throw new ToolError('website_required', 'This connection reaches the whole workspace: pass websiteId (from list_sites).', { use: 'list_sites' });
   }
   const site = entryOf(ws.sites, websiteId);
-  if (!site) {
-    if (isBroken('authz-cross-tenant-not-found') && /^site_/.test(websiteId)) throw new ToolError('access_denied', 'That website belongs to another account.');
-    throw websiteNotFound(websiteId);
-  }
+  if (!site) throw websiteNotFound(websiteId);
   return site;
 }
 

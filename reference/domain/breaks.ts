@@ -4,17 +4,12 @@
 const broken = new Set<string>();
 
 export const BREAKABLE = [
-  'scope-ceiling',
-  'connection-live-role-recheck',
-  'authz-cross-tenant-not-found',
   'plan-caller-bound',
   'plan-single-use',
   'plan-pins-site-revision',
   'plan-expiry-five-minutes',
   'publish-site-fails-closed',
   'content-write-draft-only',
-  'rate-limit-per-connection',
-  'activity-pii-free',
   'replace-section-stale-rev-rejected',
   'create-site-limit-twice',
   'generate-image-balance-never-negative',
@@ -30,7 +25,6 @@ export const BREAKABLE = [
   'connect-domain-before-dns',
   'domain-nonexistent-address',
   'company-creation-atomic',
-  'tool-answer-checked-before-commit',
   'generate-image-charged-after-delivery',
   'import-merge-never-touches-config',
   'import-merge-force-keys',

@@ -13,7 +13,6 @@ import { handlerFor } from '../tools/index.js';
 import type { ToolContext } from '../tools/types.js';
 import type { Envelope } from './envelope.js';
 import { complexityProblem } from './message-shape.js';
-import { isBroken } from '../domain/breaks.js';
 
 export interface Principal {
   workspaceId: string;
@@ -85,7 +84,7 @@ export function checkRateLimits(rt: Runtime, principal: Principal, nowMs: number
     ],
     nowMs,
   );
-  if (refused && !isBroken('rate-limit-per-connection')) throw rateLimited(refused.refusedKey.startsWith('conn:') ? 'this connection' : 'this workspace', refused);
+  if (refused) throw rateLimited(refused.refusedKey.startsWith('conn:') ? 'this connection' : 'this workspace', refused);
 }
 
 /** Rule activity-entry-every-call: exactly one entry per call, awaited, so the answer leaves only once it is on disk. */
@@ -98,7 +97,6 @@ async function recordActivity(call: Call, rest: () => Promise<void>): Promise<vo
       call.entry.outcome = OUTCOME[call.answer.error.code] ?? 'refused';
       call.entry.code = call.answer.error.code;
     }
-    if (isBroken('activity-pii-free') && call.answer && !call.answer.ok) call.entry.summary = JSON.stringify(call.rawArgs);
     await call.rt.activity.append(call.entry).catch((error) => console.error('[site-mcp] activity append failed:', error));
   }
 }
@@ -130,7 +128,7 @@ function findTool(call: Call): void {
 
 /** Rule scope-ceiling: the connection's scopes bound every call, whoever created it. */
 function checkScopeCeiling(call: Call): void {
-  if (!isBroken('scope-ceiling')) checkScopes(call.connection, toolOf(call).gate, call.name);
+  checkScopes(call.connection, toolOf(call).gate, call.name);
 }
 
 /** Rule tool-arguments-bounded: bounded before the schema validator walks them, and so before anything could store them. */
@@ -158,7 +156,7 @@ function resolveWebsite(call: Call): void {
 
 /** Rule connection-live-role-recheck: the creator's role on the target website, read now, not at creation. */
 function checkLiveRole(call: Call): void {
-  if (call.site && !isBroken('connection-live-role-recheck')) checkRole(call.ws, call.connection, call.site, toolOf(call).gate, call.name);
+  if (call.site) checkRole(call.ws, call.connection, call.site, toolOf(call).gate, call.name);
 }
 
 /** Rules authz-agency-area-off and advanced-grant-fail-closed: the workspace's own switches. */
@@ -179,7 +177,7 @@ function takeThrottle(call: Call): void {
  * (a step of its own inside), so a failed check keeps nothing. Without this step each write commits as it is made.
  */
 async function holdCommits(call: Call, rest: () => Promise<void>): Promise<void> {
-  await (isBroken('tool-answer-checked-before-commit') ? rest() : call.rt.store.holdCommits(rest, () => undefined));
+  await call.rt.store.holdCommits(rest, () => undefined);
 }
 
 /** Rule error-business-failure-rolls-back: the handler's business logic, each of its writes one transaction (ctx.write). */
@@ -218,7 +216,7 @@ function checkAnswer(call: Call): void {
   throw new ToolError('internal_error', `${call.name} produced a result that does not match its output schema; no change was kept. This is a server bug.`);
 }
 
-/** The call path, in order. */
+/** The call path, in order (a composition may change it: reference/app.ts; the server runs rt.callSteps). */
 export const CALL_STEPS: readonly CallStep[] = [
   { rule: 'activity-entry-every-call', around: recordActivity },
   { rule: 'never-a-server-error', around: answerEnvelope },
@@ -271,7 +269,7 @@ export async function callTool(
     outcome: 'ok',
   };
   const call: Call = { rt, principal, name, rawArgs, ws, connection, now, entry, args: rawArgs ?? {} };
-  await runSteps(CALL_STEPS, call);
+  await runSteps(rt.callSteps, call);
   if (!call.answer) throw new Error(`the call path answered nothing for ${name}: its table has no envelope step`);
   return call.answer;
 }

@@ -1,0 +1,37 @@
+// Broken call paths: changes to the reference's table of steps (reference/mcp/pipeline.ts CALL_STEPS) other than
+// leaving a step out (index.ts omitSteps): a step replaced by a weaker one, or one added.
+import { ToolError } from '../../reference/domain/errors.js';
+import type { Call, CallStep } from '../../reference/mcp/pipeline.js';
+
+/** authz-cross-tenant-not-found: a website id that is not in the workspace answers "belongs to another account". */
+export function tellForeignWebsites(steps: readonly CallStep[]): CallStep[] {
+  return steps.map((step) => {
+    if (step.rule !== 'authz-cross-tenant-not-found' || !('run' in step)) return step;
+    const resolve = step.run;
+    return {
+      rule: step.rule,
+      run: async (call: Call) => {
+        try {
+          await resolve(call);
+        } catch (error) {
+          const websiteId = (call.args as { websiteId?: unknown }).websiteId;
+          const foreign = error instanceof ToolError && error.code === 'not_found' && call.connection.reach === 'workspace' && typeof websiteId === 'string' && websiteId.startsWith('site_');
+          throw foreign ? new ToolError('access_denied', 'That website belongs to another account.') : error;
+        }
+      },
+    };
+  });
+}
+
+/** activity-pii-free: a failed call's activity entry carries the arguments it was given. */
+export function logArgumentsOfFailures(steps: readonly CallStep[]): CallStep[] {
+  const logArguments: CallStep = {
+    rule: 'activity-pii-free',
+    around: async (call, rest) => {
+      await rest();
+      if (call.answer && !call.answer.ok) call.entry.summary = JSON.stringify(call.rawArgs);
+    },
+  };
+  const at = steps.findIndex((step) => step.rule === 'activity-entry-every-call') + 1;
+  return [...steps.slice(0, at), logArguments, ...steps.slice(at)];
+}

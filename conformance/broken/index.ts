@@ -1,0 +1,56 @@
+// The broken servers prove-checks.ts runs each rule's checks against (after modelcontextprotocol/conformance's
+// examples/servers/typescript/no-dns-rebinding-protection.ts, a server that "should FAIL" one scenario): one entry
+// per rule the kit can break, each the reference composed with one seam changed, so it breaks that rule and the
+// rule's checks must fail on it. The reference knows nothing of this; the seams are those production has anyway
+// (reference/app.ts Composition):
+//   - omitSteps: steps of the call path (reference/mcp/pipeline.ts CALL_STEPS) left out, named by their rule;
+//   - steps: the call path otherwise changed (call-path.ts);
+//   - handlers: tool handlers replaced (handlers.ts);
+//   - limits: values of spec/limits.json changed;
+//   - services / store: a service or the store decorated (services.ts);
+//   - proxy: for what only a client sees, the reference behind a proxy that breaks it
+//     (conformance/variants/variant-proxy.ts).
+// serve.ts starts one: `npx tsx conformance/broken/serve.ts --break <rule>`; `npm run conformance -- --break <rule>`
+// runs the suite against it.
+import type { Composition } from '../../reference/app.js';
+import type { CallStep } from '../../reference/mcp/pipeline.js';
+import type { Limits } from '../../reference/runtime.js';
+import type { Services } from '../../reference/services.js';
+import type { Store } from '../../reference/store/store.js';
+import type { HandlerTable } from '../../reference/tools/types.js';
+import type { VariantOptions } from '../variants/variant-proxy.js';
+import { logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
+
+export interface BrokenServer {
+  omitSteps?: readonly string[];
+  steps?: (steps: readonly CallStep[]) => CallStep[];
+  handlers?: Partial<HandlerTable>;
+  limits?: Partial<Limits>;
+  services?: (services: Services) => Services;
+  store?: (store: Store) => Store;
+  proxy?: VariantOptions;
+}
+
+export const BROKEN: Record<string, BrokenServer> = {
+  // The call path.
+  'scope-ceiling': { omitSteps: ['scope-ceiling'] },
+  'rate-limit-per-connection': { omitSteps: ['rate-limit-per-connection'] },
+  'connection-live-role-recheck': { omitSteps: ['connection-live-role-recheck'] },
+  'tool-answer-checked-before-commit': { omitSteps: ['tool-answer-checked-before-commit'] },
+  'authz-cross-tenant-not-found': { steps: tellForeignWebsites },
+  'activity-pii-free': { steps: logArgumentsOfFailures },
+};
+
+/** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */
+export function compositionOf(server: BrokenServer): Composition {
+  const { omitSteps = [], steps = (s) => [...s], handlers, limits, services, store } = server;
+  return {
+    callSteps: (table) => steps(table.filter((step) => !omitSteps.includes(step.rule))),
+    ...(handlers ? { handlers: (table: HandlerTable) => ({ ...table, ...handlers }) } : {}),
+    services: (composed) => {
+      const changed = services ? services(composed) : composed;
+      return limits ? { ...changed, limits: { ...changed.limits, ...limits } } : changed;
+    },
+    ...(store ? { store } : {}),
+  };
+}
