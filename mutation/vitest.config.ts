@@ -13,7 +13,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // A fixed seed: the properties draw the same cases in Stryker's dry run and in every mutant run.
-    env: { SITE_MCP_SEED: process.env.SITE_MCP_SEED ?? '1', SITE_MCP_FUZZ_RUNS: process.env.SITE_MCP_FUZZ_RUNS ?? '20' },
+    env: { SITE_MCP_SEED: process.env.SITE_MCP_SEED ?? '1', SITE_MCP_FUZZ_RUNS: process.env.SITE_MCP_FUZZ_RUNS ?? '20', SITE_MCP_MODEL_RUNS: process.env.SITE_MCP_MODEL_RUNS ?? '60' },
     projects: [
       {
         extends: true,
@@ -23,6 +23,14 @@ export default defineConfig({
           include: ['reference/test/**/*.test.ts'],
           // Timing tests measure wall-clock differences that instrumentation distorts; they guard no mutated module.
           exclude: ['reference/test/sign-in-timing.test.ts', 'reference/test/domain-timing.test.ts', 'reference/test/browser.test.ts', 'reference/test/inspector.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'features',
+          root,
+          include: ['mutation/features.test.ts'],
         },
       },
       {
