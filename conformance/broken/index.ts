@@ -39,6 +39,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'tool-answer-checked-before-commit': { omitSteps: ['tool-answer-checked-before-commit'] },
   'authz-cross-tenant-not-found': { steps: tellForeignWebsites },
   'activity-pii-free': { steps: logArgumentsOfFailures },
+  // Limits (spec/limits.json).
+  'plan-expiry-five-minutes': { limits: { planLifetimeSeconds: 86_400 } },
 };
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */

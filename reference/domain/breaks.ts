@@ -7,7 +7,6 @@ export const BREAKABLE = [
   'plan-caller-bound',
   'plan-single-use',
   'plan-pins-site-revision',
-  'plan-expiry-five-minutes',
   'publish-site-fails-closed',
   'content-write-draft-only',
   'replace-section-stale-rev-rejected',

@@ -50,7 +50,7 @@ export function createPlan(
     websiteId: input.websiteId,
     status: 'awaiting_approval',
     createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + (isBroken('plan-expiry-five-minutes') ? 86_400 : lifetimeSeconds) * 1000).toISOString(),
+    expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
     pinned: input.pinned,
     params: input.params,
     summary: input.summary,
