@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { BREAKABLE } from '../reference/domain/breaks.js';
 import { BROKEN } from './broken/index.js';
 import { startReferenceServer } from './lib/target.js';
+import { loadJson } from '../spec/index.js';
 import { startVariantProxy, type VariantOptions } from './variants/variant-proxy.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -20,6 +21,15 @@ const repo = fileURLToPath(new URL('../', import.meta.url));
 const BROKEN_BY_PROXY: Record<string, VariantOptions> = {
   'tool-catalogue-exact': { dropListedTool: 'confirm_pending_action' },
   'migrate-result-relayed': { dropResultField: { tool: 'migrate_site_from_url', field: 'pagesAwaitingCapture' } },
+  'tools-since': { dropListedTool: 'generate_image' },
+  'state-names': { renameStatuses: true },
+  'app-pages-frame-protection': { dropSecurityHeaders: true },
+  'public-site-security-headers': { dropSecurityHeaders: true },
+  'dashboard-connect-lists-scopes': { dropScopeCheckboxes: true },
+  'pair-start-throttled-per-address': { pairStartFromFreshAddresses: true },
+  'tool-arguments-bounded': { cutArgumentsTo: loadJson<{ toolArguments: { maxDepth: number; maxNodes: number } }>('limits.json').toolArguments },
+  'activity-shown-in-developers': { hideActivity: true },
+  'domain-foreign-hostname-same-time': { answerTakenHostnamesUnprobed: true },
 };
 
 const all = [...Object.keys(BROKEN), ...BREAKABLE, ...Object.keys(BROKEN_BY_PROXY)];

@@ -3,7 +3,7 @@
 // codes and exact error message texts: not shown", §4.2 no output shapes beyond the named fields). Each variant
 // is a correct implementation, so the suite must pass against it with zero failures: without a declaration
 // (source checks only) and with the variant's own declaration (rule kit-judges-by-source).
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadTools } from '../../spec/index.js';
 
@@ -24,6 +24,51 @@ export interface VariantOptions {
   dropListedTool?: string;
   /** BROKEN, not a correct variant: the data of this tool's results lacks this field. */
   dropResultField?: { tool: string; field: string };
+  /** BROKEN: pages outside the MCP endpoint and the fixtures protocol lose CSP, X-Frame-Options, nosniff and Referrer-Policy. */
+  dropSecurityHeaders?: boolean;
+  /** BROKEN: tool arguments past these bounds are cut down to fit before the target sees them: accepted, not refused. */
+  cutArgumentsTo?: { maxDepth: number; maxNodes: number };
+  /**
+   * BROKEN: connect_domain for a hostname another connection connected is answered without looking that hostname
+   * up (the target is asked about a made-up nonexistent name, and the answer names the hostname again).
+   */
+  answerTakenHostnamesUnprobed?: boolean;
+  /** BROKEN: the approval page /dashboard/connect shows the requested scopes without checkboxes to untick them. */
+  dropScopeCheckboxes?: boolean;
+  /** BROKEN: the activity the Developers settings show (the fixtures protocol's activity read) is empty. */
+  hideActivity?: boolean;
+  /** BROKEN: POST /v1/cli/pair/start reaches the target from a fresh loopback address each time: no address is ever throttled. */
+  pairStartFromFreshAddresses?: boolean;
+}
+
+const SECURITY_HEADERS = new Set(['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']);
+
+/** `value` with objects at `maxDepth` replaced by a string and no more than `maxNodes` values in all (the args object is level 1). */
+function cutToBounds(value: unknown, bounds: { maxDepth: number; maxNodes: number }, depth = 1, budget = { nodes: bounds.maxNodes - 10 }): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= bounds.maxDepth) return 'cut';
+  const keep = () => budget.nodes-- > 0;
+  if (Array.isArray(value)) return value.filter(() => keep()).map((v) => cutToBounds(v, bounds, depth + 1, budget));
+  return Object.fromEntries(Object.entries(value).filter(() => keep()).map(([k, v]) => [k, cutToBounds(v, bounds, depth + 1, budget)]));
+}
+
+/** A POST from a random 127/8 address (all loopback on Linux). */
+function postFromFreshAddress(url: string, headers: Record<string, string>, body: Buffer): Promise<Response> {
+  const target = new URL(url);
+  const from = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', localAddress: from, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out.set(k, v);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 502, headers: out }));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** `value` with every string `status` property, at any depth, upper-cased. */
@@ -104,6 +149,8 @@ const readBody = async (req: IncomingMessage) => {
 
 export async function startVariantProxy(targetUrl: string, options: VariantOptions): Promise<{ url: string; stop(): Promise<void> }> {
   let ownUrl = '';
+  // answerTakenHostnamesUnprobed: hostnames connected through the proxy, with the authorization that connected each.
+  const connectedBy = new Map<string, string | undefined>();
   // Addresses in answers name the proxy, as a real implementation's would name itself.
   const rebase = (text: string) => text.split(targetUrl).join(ownUrl);
   // And the proxy's addresses in requests name the target again, plain or URL-encoded (an OAuth resource
@@ -112,7 +159,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
   const forwardedBody = (body: Buffer, type = '') => (/json|x-www-form-urlencoded|^text\//.test(type) ? unrebase(body.toString('utf8')) : body);
   const server: Server = createServer(async (req, res) => {
     try {
-      const body = await readBody(req);
+      let body = await readBody(req);
       const path = req.url ?? '/';
       if (options.unknownToolAsJsonRpcError && path === '/api/mcp' && req.method === 'POST') {
         try {
@@ -134,10 +181,35 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       } catch {
         // not a single JSON message
       }
+      // Broken servers that change what the target is asked (tool arguments cut to the bounds, a taken hostname
+      // swapped for a nonexistent one).
+      let swapped: { from: string; to: string } | undefined;
+      if (calledTool && (options.cutArgumentsTo || options.answerTakenHostnamesUnprobed)) {
+        const request = JSON.parse(body.toString('utf8')) as { params: { arguments?: Record<string, unknown> } };
+        if (options.cutArgumentsTo) request.params.arguments = cutToBounds(request.params.arguments ?? {}, options.cutArgumentsTo) as Record<string, unknown>;
+        const hostname = request.params.arguments?.hostname;
+        if (options.answerTakenHostnamesUnprobed && calledTool === 'connect_domain' && typeof hostname === 'string') {
+          const owner = connectedBy.get(hostname.toLowerCase());
+          if (owner !== undefined && owner !== req.headers.authorization) {
+            swapped = { from: hostname, to: `absent-${Math.random().toString(36).slice(2, 10)}.invalid` };
+            request.params.arguments = { ...request.params.arguments, hostname: swapped.to };
+          }
+        }
+        body = Buffer.from(JSON.stringify(request));
+      }
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string' && key !== 'host' && key !== 'content-length') headers[key] = value;
-      const upstream = await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
+      const upstream =
+        options.pairStartFromFreshAddresses && path === '/v1/cli/pair/start' && req.method === 'POST'
+          ? await postFromFreshAddress(`${targetUrl}${path}`, headers, body)
+          : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
       let text = rebase(await upstream.text());
+      if (swapped) text = text.split(swapped.to).join(swapped.from);
+      if (options.answerTakenHostnamesUnprobed && calledTool === 'connect_domain' && !swapped && text.includes('"ok":true')) {
+        const hostname = (JSON.parse(body.toString('utf8')) as { params: { arguments?: { hostname?: unknown } } }).params.arguments?.hostname;
+        if (typeof hostname === 'string') connectedBy.set(hostname.toLowerCase(), req.headers.authorization);
+      }
+      if (options.dropScopeCheckboxes && path.startsWith('/dashboard/connect')) text = text.replace(/type="checkbox"/gi, 'type="hidden"');
       const type = upstream.headers.get('content-type') ?? '';
       if (type.includes('application/json') && text) {
         try {
@@ -145,6 +217,9 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
           if (path === '/api/mcp') {
             const forMessage = { ...options, calledTool, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
             text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => transformMessage(m, forMessage)) : transformMessage(parsed, forMessage));
+          }
+          else if (options.hideActivity && /^\/test-fixtures\/v1\/connections\/[^/]+\/activity/.test(path) && isObject(parsed)) {
+            text = JSON.stringify({ ...parsed, entries: [] });
           }
           else if (options.renameCodes && /^\/test-fixtures\/v1\/connections\/[^/]+\/activity/.test(path) && isObject(parsed) && Array.isArray(parsed.entries)) {
             text = JSON.stringify({ ...parsed, entries: parsed.entries.map((e) => (isObject(e) && typeof e.code === 'string' ? { ...e, code: renamedCode(e.code) } : e)) });
@@ -155,6 +230,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       }
       const out: Record<string, string> = {};
       upstream.headers.forEach((value, key) => {
+        if (options.dropSecurityHeaders && SECURITY_HEADERS.has(key) && !path.startsWith('/api/mcp') && !path.startsWith('/test-fixtures')) return;
         if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(key)) out[key] = rebase(value);
       });
       res.writeHead(upstream.status, out);
