@@ -20,6 +20,7 @@ import type { Store } from '../../reference/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
 import { logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
+import * as broken from './handlers.js';
 
 export interface BrokenServer {
   omitSteps?: readonly string[];
@@ -41,6 +42,29 @@ export const BROKEN: Record<string, BrokenServer> = {
   'activity-pii-free': { steps: logArgumentsOfFailures },
   // Limits (spec/limits.json).
   'plan-expiry-five-minutes': { limits: { planLifetimeSeconds: 86_400 } },
+  // Tool handlers.
+  'publish-site-fails-closed': { handlers: { publish_site: broken.publishWithoutReview } },
+  'content-write-draft-only': { handlers: broken.writesGoLive() },
+  'replace-section-stale-rev-rejected': { handlers: { replace_section_content: broken.replaceAnyRevision } },
+  'create-site-limit-twice': { handlers: { create_site: broken.createSiteCheckedOnce } },
+  'create-site-empty-draft': { handlers: { create_site: broken.createStarterSite } },
+  'plan-caller-bound': { handlers: { confirm_pending_action: broken.confirmFromAnyConnection } },
+  'plan-single-use': { handlers: { confirm_pending_action: broken.confirmAgain } },
+  'plan-confirm-requires-approval': { handlers: { confirm_pending_action: broken.confirmDeclined } },
+  'plan-pins-site-revision': { handlers: { confirm_pending_action: broken.confirmUnpinnedPublish } },
+  'plan-pins-product-revision': { handlers: { confirm_pending_action: broken.confirmUnpinnedProduct } },
+  'plan-pins-document-fingerprint': { handlers: { confirm_pending_action: broken.confirmUnpinnedDocument } },
+  'grant-access-owner-only': { handlers: { confirm_pending_action: broken.confirmAccessAsAnyMember } },
+  'import-merge-three-way': { handlers: { import_site: broken.mergeWithoutBases } },
+  'import-merge-force-keys': { handlers: { import_site: broken.forceFieldsOnly } },
+  'import-merge-never-touches-config': { handlers: { import_site: broken.mergeTakesConfig } },
+  'portable-site-contents': { handlers: { export_site: broken.exportPagesOnly } },
+  'portable-site-blocks-carried': { handlers: { export_site: broken.exportWithoutBlocks } },
+  'generate-image-consent-reread': { handlers: { generate_image: broken.consentAsFirstSeen } },
+  'generate-image-balance-never-negative': { handlers: { generate_image: broken.chargeWithoutRecheck } },
+  // Charging before delivery keeps the charge of a failed call only where writes are not held (held writes are
+  // what a call that fails keeps nothing of), so this server also leaves that step out.
+  'generate-image-charged-after-delivery': { handlers: { generate_image: broken.chargeUndelivered }, omitSteps: ['tool-answer-checked-before-commit'] },
 };
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */

@@ -8,7 +8,6 @@ import { ROLE_RANK } from './vocabulary.js';
 import { newId } from './ids.js';
 import { ToolError } from './errors.js';
 import { satisfies } from './scopes.js';
-import { isBroken } from './breaks.js';
 import { entryOf } from './model.js';
 
 interface KindSpec { scope: string; pins: string; ownerOnly?: boolean; area?: string; effect: string }
@@ -113,16 +112,15 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
     if (entryOf(ws.expiredPlans, planId) !== undefined) throw new ToolError('plan_expired', 'This plan expired (plans live 5 minutes). Prepare a fresh one and ask the owner to approve it.', { planId });
     throw new ToolError('not_found', `No plan "${planId}" exists for this connection.`);
   }
-  if (plan.connectionId !== connection.connectionId && !isBroken('plan-caller-bound')) {
+  if (plan.connectionId !== connection.connectionId) {
     throw new ToolError('plan_wrong_caller', 'Only the connection that prepared this plan can confirm it. Prepare a fresh plan from this connection.', { planId });
   }
   if (websiteId !== undefined && websiteId !== plan.websiteId) {
     throw new ToolError('plan_anchor_mismatch', 'This plan belongs to another website; a plan cannot be pointed at a different site. Prepare a plan for that site.', { planId });
   }
-  const declinedRedeemable = isBroken('plan-confirm-requires-approval') && plan.status === 'declined';
-  if (plan.status === 'declined' && !declinedRedeemable) throw new ToolError('plan_declined', 'The owner declined this plan.', { planId });
-  if (plan.status === 'redeemed' && !isBroken('plan-single-use')) throw new ToolError('plan_used', 'This plan was already carried out; plans work exactly once. Prepare a fresh one.', { planId });
-  if (plan.status !== 'approved' && !declinedRedeemable && !(isBroken('plan-single-use') && plan.status === 'redeemed')) {
+  if (plan.status === 'declined') throw new ToolError('plan_declined', 'The owner declined this plan.', { planId });
+  if (plan.status === 'redeemed') throw new ToolError('plan_used', 'This plan was already carried out; plans work exactly once. Prepare a fresh one.', { planId });
+  if (plan.status !== 'approved') {
     throw new ToolError('plan_not_approved', 'The owner has not approved this plan yet. Ask them to open the approval link, then confirm again.', { planId });
   }
   const spec = planKindSpec(plan.kind);
@@ -134,7 +132,7 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
   const role = site.members[connection.createdBy] as Role | undefined;
   if (!role) throw new ToolError('access_denied', 'The person who created this connection no longer has access to the plan\'s website.', { cause: 'creator-access-removed' });
   const needsOwner = spec.ownerOnly || plan.kind === 'create_company';
-  if (needsOwner && role !== 'owner' && !(isBroken('grant-access-owner-only') && plan.kind === 'grant_access')) throw new ToolError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
+  if (needsOwner && role !== 'owner') throw new ToolError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
   if (ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', `The connection's creator is now a ${role} of this website.`, { cause: `creator-role-${role}` });
   if (spec.area && ws.areasOff.includes(spec.area)) throw new ToolError('area_disabled', `The ${spec.area} area is switched off for this account by its agency.`, { cause: `area-${spec.area}-off` });
   return { plan, site };

@@ -5,7 +5,6 @@ import type { Page, Section, Site, SiteContent } from './model.js';
 import type { Role } from './vocabulary.js';
 import { newId } from './ids.js';
 import { recordNotFound } from './errors.js';
-import { isBroken } from './breaks.js';
 
 export function emptyContent(): SiteContent {
   return { pages: [], fonts: [{ role: 'heading', family: 'Inter' }, { role: 'body', family: 'Inter' }], assets: [], redirects: [], collections: [] };
@@ -63,7 +62,6 @@ export function recordChange(site: Site, now: Date, kind: string, summary: strin
   site.siteRevision += 1;
   site.updatedAt = now.toISOString();
   site.changes.push({ revision: site.siteRevision, at: site.updatedAt, kind, summary });
-  if (isBroken('content-write-draft-only') && site.published) site.published.content = structuredClone(site.draft);
   if (site.changes.length > 200) site.changes.splice(0, site.changes.length - 200);
   return site.siteRevision;
 }

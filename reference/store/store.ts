@@ -234,16 +234,6 @@ export class Store {
     }
   }
 
-  /**
-   * Runs `run` outside the held writes of the tool call around it, so its transactions commit at once. Only the
-   * server broken for generate-image-charged-after-delivery uses it: it charges up front the way a server without
-   * held writes would, so the charge stays when the call then fails. Must come before the call's first write of
-   * the workspace (that write keeps it locked until the call ends).
-   */
-  outsideHeldCommits<T>(run: () => Promise<T>): Promise<T> {
-    return this.#held.exit(run);
-  }
-
   /** One operation of a call with held writes: applied to the call's copy of the workspace, not yet written. */
   async #stage<T>(held: HeldCommits, workspaceId: string, operation: (doc: WorkspaceDoc, tx: Transaction) => T | Promise<T>): Promise<T> {
     const stage = await this.#stageFor(held, workspaceId);

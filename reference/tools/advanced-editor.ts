@@ -4,7 +4,6 @@ import { ToolError } from '../domain/errors.js';
 import { findSection, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';
 import { defineTool } from './types.js';
-import { isBroken } from '../domain/breaks.js';
 
 const get_section_json = defineTool('get_section_json', ({ site, args }) => {
   const { page, section } = findSection(site, args.sectionId);
@@ -15,7 +14,7 @@ const get_section_json = defineTool('get_section_json', ({ site, args }) => {
 const replace_section_content = defineTool('replace_section_content', async ({ args, write, note, now }) => {
   const result = await write((_ws, site) => {
     const { section } = findSection(site, args.sectionId);
-    if (args.clientRev !== section.rev && !isBroken('replace-section-stale-rev-rejected')) {
+    if (args.clientRev !== section.rev) {
       throw new ToolError('stale_revision', `The section changed since you read it (your rev ${args.clientRev}, current ${section.rev}). Call get_section_json again and reapply your change.`, {
         currentRev: section.rev,
       });

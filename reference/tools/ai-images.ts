@@ -8,10 +8,6 @@ import { ToolError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ImageProvider } from '../domain/image-provider.js';
 import type { ToolHandler } from './types.js';
-import { isBroken } from '../domain/breaks.js';
-
-/** Only for the server broken for generate-image-consent-reread: consent as first seen per workspace. */
-const cachedConsent = new Map<string, boolean>();
 
 function insufficient(balance: number, cost: number): ToolError {
   return new ToolError('insufficient_credits', `Generating an image costs ${cost} credit${cost === 1 ? '' : 's'} and the workspace has ${balance}. The owner can buy credits in the app.`, { limit: balance });
@@ -23,14 +19,8 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   // the success below replaces this note.
   note('no image generated; no credits spent', { creditsSpent: 0 });
   const current = (await rt.store.read(ws.id))!; // consent re-read on every call (rule generate-image-consent-reread)
-  const consent = isBroken('generate-image-consent-reread') ? (cachedConsent.get(ws.id) ?? cachedConsent.set(ws.id, current.aiConsent).get(ws.id)!) : current.aiConsent;
-  if (!consent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
+  if (!current.aiConsent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
   if (current.credits < cost) throw insufficient(current.credits, cost);
-  if (isBroken('generate-image-charged-after-delivery')) {
-    // The broken server charges before the provider delivers, and keeps the charge when delivery fails.
-    await rt.store.outsideHeldCommits(() => rt.store.transact(ws.id, (fresh) => void (fresh.credits -= cost)));
-    note('credits charged before delivery', { creditsSpent: cost });
-  }
   // The provider is a service (services.ts); a delivery that fails charges nothing (rule generate-image-charged-after-delivery).
   let image: Awaited<ReturnType<ImageProvider['render']>>;
   try {
@@ -47,10 +37,9 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   const creditsRemaining = await rt.store.transact(ws.id, (fresh, tx) => {
     // Nothing half-written: no library file without its charge, whether this write or the call fails.
     tx.onAbort(() => rm(file, { force: true }));
-    if (!fresh.aiConsent && !isBroken('generate-image-consent-reread')) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
-    const chargedUpFront = isBroken('generate-image-charged-after-delivery');
-    if (fresh.credits < (chargedUpFront ? 0 : cost) && !isBroken('generate-image-balance-never-negative')) throw insufficient(fresh.credits, cost);
-    if (!chargedUpFront) fresh.credits -= cost;
+    if (!fresh.aiConsent) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
+    if (fresh.credits < cost) throw insufficient(fresh.credits, cost);
+    fresh.credits -= cost;
     fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
     return fresh.credits;
   });

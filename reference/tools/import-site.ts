@@ -10,7 +10,6 @@ import { validateSectionContent } from '../domain/section-content.js';
 import { safeFetch, UnsafeUrlError } from '../domain/safe-fetch.js';
 import type { Network } from '../services.js';
 import { ROLE_RANK } from '../domain/vocabulary.js';
-import { isBroken } from '../domain/breaks.js';
 import { checkSiteLimit, checkWorkspaceOwner } from './workspace.js';
 import { editorUrl } from './site-read.js';
 import type { ToolContext, ToolHandler } from './types.js';
@@ -175,7 +174,7 @@ function rememberBase(site: Site, sectionId: string, pushed: Record<string, unkn
 function mergeField(f: { app: unknown; pushed: unknown; base: { value: unknown } | undefined; editedInApp: boolean }): 'pushed' | 'app' | 'conflict' {
   const appChanged = f.editedInApp && !(f.base && sameValue(f.app, f.base.value));
   if (!appChanged || sameValue(f.pushed, f.app)) return 'pushed';
-  const pushChanged = !f.base || !sameValue(f.pushed, f.base.value) || isBroken('import-merge-three-way');
+  const pushChanged = !f.base || !sameValue(f.pushed, f.base.value);
   return pushChanged ? 'conflict' : 'app';
 }
 
@@ -203,13 +202,12 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
         report.inserted.push(pushed.externalKey);
         continue;
       }
-      if (existing.type !== pushed.type && !(forced.has(pushed.externalKey) && !isBroken('import-merge-force-keys'))) {
+      if (existing.type !== pushed.type && !forced.has(pushed.externalKey)) {
         report.keptFields.push({ key: pushed.externalKey, field: '(type)', appValue: existing.type, pushedValue: pushed.type });
         continue;
       }
-      // The whole-section form <page>/<section> makes the pushed section win whole (rule import-merge-force-keys);
-      // the broken server honours only the field form.
-      const wholeForced = forced.has(pushed.externalKey) && !isBroken('import-merge-force-keys');
+      // The whole-section form <page>/<section> makes the pushed section win whole (rule import-merge-force-keys).
+      const wholeForced = forced.has(pushed.externalKey);
       const edited = new Set(wholeForced ? [] : (site.appEdits[existing.sectionId] ?? []));
       const bases = site.syncBases?.[existing.sectionId] ?? {};
       const merged: Record<string, unknown> = wholeForced ? structuredClone(pushed.content) : structuredClone(existing.content);
@@ -242,7 +240,7 @@ export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[
 }
 
 /** What a new import takes besides pages: the site's identity, theme and fonts (never a merge's, see importInto). */
-function takeConfig(site: Site, snapshot: PortableSite): void {
+export function takeConfig(site: Site, snapshot: PortableSite): void {
   site.name = snapshot.site.name;
   site.businessName = snapshot.site.businessName ?? snapshot.site.name;
   if (snapshot.fonts) site.draft.fonts = structuredClone(snapshot.fonts);
@@ -287,9 +285,7 @@ export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, 
       site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
       if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
       const report = mergeDraft(site, snapshot.pages, options.forceKeys ?? []);
-      // Site identity, theme and fonts are never merged (rule import-merge-never-touches-config); the broken server
-      // takes them from the snapshot as a new import does.
-      if (isBroken('import-merge-never-touches-config')) takeConfig(site, snapshot);
+      // Site identity, theme and fonts are never merged (rule import-merge-never-touches-config).
       recordChange(site, now, 'import-merge', `Import merged: ${report.updated.length} sections updated, ${report.inserted.length} inserted`);
       return { websiteId: site.websiteId, restorePointId, ...report };
     });

@@ -12,7 +12,6 @@ import { companyFacts, createCompany } from '../domain/company.js';
 import { defineTool, type ToolContext } from './types.js';
 import type { Runtime } from '../runtime.js';
 import type { Transaction } from '../store/store.js';
-import { isBroken } from '../domain/breaks.js';
 import { entryOf } from '../domain/model.js';
 
 /** A prepare_* handler: its arguments typed by the tool it is declared for (defineTool infers A). */
@@ -98,13 +97,7 @@ const prepare_create_company = defineTool('prepare_create_company', async (ctx) 
   return card;
 });
 
-const publish_site = defineTool('publish_site', async (ctx) => {
-  if (isBroken('publish-site-fails-closed')) {
-    return ctx.write((_ws, site) => {
-      site.published = { revision: site.siteRevision, publishedAt: ctx.now.toISOString(), content: structuredClone(site.draft) };
-      return {};
-    });
-  }
+const publish_site = defineTool('publish_site', async () => {
   throw new ToolError('review_required', 'Publishing needs the owner\'s review: call prepare_publish, show the owner the review card, and after they approve it in the app call confirm_pending_action.', {
     use: 'prepare_publish',
   });
@@ -113,7 +106,7 @@ const publish_site = defineTool('publish_site', async (ctx) => {
 type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime, tx: Transaction) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
 
 function requirePinned(ok: boolean, planId: string, rule: 'plan-pins-site-revision' | 'plan-pins-product-revision' | 'plan-pins-document-fingerprint'): void {
-  if (!ok && !isBroken(rule)) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
+  if (!ok) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
 }
 
 const EFFECTS: Record<PlanKind, Effect> = {

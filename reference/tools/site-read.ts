@@ -2,7 +2,6 @@
 // get_brand, get_analytics_summary, export_site. They read; they never write (rule read-tools-no-side-effects).
 import type { Site, WorkspaceDoc, Connection } from '../domain/model.js';
 import { findPage } from '../domain/site.js';
-import { isBroken } from '../domain/breaks.js';
 import { defineTool, type ToolHandler } from './types.js';
 import type { Runtime } from '../runtime.js';
 
@@ -93,17 +92,13 @@ const get_analytics_summary = defineTool('get_analytics_summary', ({ site, args 
 
 /** PortableSiteV1 of the draft (never the published snapshot): rules export-site-whole-draft, portable-site-*. */
 export function toPortableSite(site: Site, now: Date) {
-  // The broken server of portable-site-contents exports pages and sections only: no fonts, assets, services,
-  // collections or redirects.
-  const d = isBroken('portable-site-contents') ? { ...site.draft, fonts: [], assets: [], collections: [], redirects: [] } : site.draft;
-  const services = isBroken('portable-site-contents') ? [] : site.records.services;
   return {
     format: 'PortableSiteV1' as const,
     exportedAt: now.toISOString(),
     site: { name: site.name, businessName: site.businessName, locale: 'en' },
     theme: { colors: site.brand.colors, style: site.brand.style },
-    fonts: d.fonts,
-    pages: d.pages.map((p) => ({
+    fonts: site.draft.fonts,
+    pages: site.draft.pages.map((p) => ({
       key: p.key,
       title: p.title,
       slug: p.slug,
@@ -117,13 +112,13 @@ export function toPortableSite(site: Site, now: Date) {
         layout: s.layout,
         rev: s.rev,
         hidden: s.hidden,
-        blocks: isBroken('portable-site-blocks-carried') ? [] : structuredClone(s.blocks ?? []),
+        blocks: structuredClone(s.blocks ?? []),
       })),
     })),
-    assets: d.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
-    services: services.map((s) => ({ key: String(s.serviceId), name: String(s.name), ...(s.description ? { description: String(s.description) } : {}) })),
-    collections: d.collections,
-    redirects: d.redirects,
+    assets: site.draft.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
+    services: site.records.services.map((s) => ({ key: String(s.serviceId), name: String(s.name), ...(s.description ? { description: String(s.description) } : {}) })),
+    collections: site.draft.collections,
+    redirects: site.draft.redirects,
     contact: site.contact,
     analytics: site.analytics,
   };

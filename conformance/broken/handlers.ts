@@ -1,0 +1,233 @@
+// Broken tool handlers: each replaces one handler of the reference's table (reference/tools/index.ts) to break
+// one rule. Most wrap the real handler and change what it is given or what it leaves behind (all inside the
+// call's held writes, so a call that fails still keeps nothing); where that cannot reach the rule, a small
+// handler is copied minus the rule, built from the domain's exported functions.
+import { ToolError } from '../../reference/domain/errors.js';
+import { newId } from '../../reference/domain/ids.js';
+import { entryOf, type Plan, type Site, type WorkspaceDoc } from '../../reference/domain/model.js';
+import { findSection, fingerprint, newSite, recordChange } from '../../reference/domain/site.js';
+import { takeConfig, type PortableSite } from '../../reference/tools/import-site.js';
+import { handlers } from '../../reference/tools/index.js';
+import { editorUrl } from '../../reference/tools/site-read.js';
+import { defineTool, type ContextOf, type HandlerOf, type HandlerTable, type ToolContext } from '../../reference/tools/types.js';
+import { checkSiteLimit, checkWorkspaceOwner } from '../../reference/tools/workspace.js';
+import { loadTools } from '../../spec/index.js';
+
+/** publish-site-fails-closed: publish_site puts the draft live at once, with no review. */
+export const publishWithoutReview = defineTool('publish_site', (ctx) =>
+  ctx.write((_ws, site) => {
+    site.published = { revision: site.siteRevision, publishedAt: ctx.now.toISOString(), content: structuredClone(site.draft) };
+    return {};
+  }),
+);
+
+/** replace-section-stale-rev-rejected: replace_section_content takes any clientRev as the current one. */
+export const replaceAnyRevision: HandlerOf<'replace_section_content'> = (ctx) =>
+  handlers.replace_section_content({ ...ctx, args: { ...ctx.args, clientRev: findSection(ctx.site, ctx.args.sectionId).section.rev } });
+
+/** create-site-limit-twice: create_site checks the site limit at the gate only, not again inside its write. */
+export const createSiteCheckedOnce = defineTool('create_site', async ({ rt, ws, connection, args, note, now }) => {
+  checkWorkspaceOwner(ws, connection.createdBy);
+  checkSiteLimit(rt, ws);
+  const site = await rt.store.transact(ws.id, (fresh, tx) => {
+    const created = newSite({ name: args.businessName, businessName: args.businessName, members: { [connection.createdBy]: 'owner' }, now });
+    recordChange(created, now, 'site-created', 'Empty site created');
+    fresh.sites[created.websiteId] = created;
+    tx.index('site', created.websiteId);
+    return created;
+  });
+  note('site created');
+  return { websiteId: site.websiteId, editorUrl: editorUrl(rt, site.websiteId), status: 'unpublished' as const };
+});
+
+/**
+ * create-site-empty-draft: create_site makes a "starter" site with invented services, prices, opening hours and
+ * testimonials, which the source forbids (the new site carries the business name only).
+ */
+export const createStarterSite: HandlerOf<'create_site'> = async (ctx) => {
+  const created = await handlers.create_site(ctx);
+  await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    const site = ws.sites[created.websiteId];
+    if (site) inventContent(site, ctx.now);
+  });
+  return created;
+};
+
+function inventContent(site: Site, now: Date): void {
+  site.records.services.push({ serviceId: newId('service'), websiteId: site.websiteId, name: 'Consultation', description: 'From 49 EUR per hour', status: 'draft', createdAt: now.toISOString() });
+  site.draft.pages.push({
+    pageId: newId('page'), key: 'home', slug: 'home', title: 'Home', kind: 'page', hidden: false, seo: { title: site.businessName, description: '' },
+    sections: [
+      { sectionId: newId('sec'), key: 'hero', type: 'hero', content: { heading: site.businessName }, layout: {}, rev: 0, hidden: false },
+      { sectionId: newId('sec'), key: 'hours', type: 'text', content: { heading: 'Opening hours', body: 'Mon-Fri 9:00-17:00' }, layout: {}, rev: 0, hidden: false },
+      { sectionId: newId('sec'), key: 'testimonials', type: 'text', content: { heading: 'What our customers say', body: 'Wonderful service!' }, layout: {}, rev: 0, hidden: false },
+    ],
+  });
+}
+
+/**
+ * content-write-draft-only: every tool that writes content also puts the draft live, as if each change were
+ * published (the handlers of the content:write tools, each followed by a copy of the draft to the live site).
+ */
+export function writesGoLive(): Partial<HandlerTable> {
+  const contentWrite = new Set(loadTools().filter((tool) => tool.scopes.includes('content:write')).map((tool) => tool.name));
+  const wrapped = Object.entries(handlers as unknown as Record<string, (ctx: ToolContext) => unknown>)
+    .filter(([name]) => contentWrite.has(name))
+    .map(([name, real]) => [
+      name,
+      async (ctx: ToolContext) => {
+        const answer = await real(ctx);
+        if (ctx.site) await ctx.write((_ws, site) => void (site.published && (site.published.content = structuredClone(site.draft))));
+        return answer;
+      },
+    ]);
+  return Object.fromEntries(wrapped) as Partial<HandlerTable>;
+}
+
+/**
+ * confirm_pending_action after `alter` changed the stored plan (or its workspace) in the call's held writes, so
+ * the real redemption sees a plan that passes the check the broken server skips; what `alter` returns undoes its
+ * change to the workspace afterwards.
+ */
+type Alter = (plan: Plan, ws: WorkspaceDoc, ctx: ContextOf<'confirm_pending_action'>) => ((ws: WorkspaceDoc) => void) | void;
+
+function confirmAfter(alter: Alter): HandlerOf<'confirm_pending_action'> {
+  return async (ctx) => {
+    const undo = await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      const plan = entryOf(ws.plans, ctx.args.planId);
+      return plan ? alter(plan, ws, ctx) : undefined;
+    });
+    const answer = await handlers.confirm_pending_action(ctx);
+    if (undo) await ctx.rt.store.transact(ctx.ws.id, undo);
+    return answer;
+  };
+}
+
+/** plan-caller-bound: any connection of the workspace may redeem a plan, not only the one that prepared it. */
+export const confirmFromAnyConnection = confirmAfter((plan, _ws, ctx) => void (plan.connectionId = ctx.connection.connectionId));
+
+/** plan-single-use: a redeemed plan can be redeemed again. */
+export const confirmAgain = confirmAfter((plan) => void (plan.status === 'redeemed' && (plan.status = 'approved')));
+
+/** plan-confirm-requires-approval: a declined plan is carried out as if approved. */
+export const confirmDeclined = confirmAfter((plan) => void (plan.status === 'declined' && (plan.status = 'approved')));
+
+/** plan-pins-*: what a plan of `kind` was reviewed for is read at confirm instead of at prepare, so a change in between goes unnoticed. */
+function confirmRepinned(kind: Plan['kind'], pin: (site: Site, plan: Plan) => Plan['pinned']): HandlerOf<'confirm_pending_action'> {
+  return confirmAfter((plan, ws) => {
+    const site = entryOf(ws.sites, plan.websiteId);
+    if (plan.kind === kind && site) plan.pinned = pin(site, plan);
+  });
+}
+
+const recordOf = (site: Site, kind: 'products' | 'documents', idField: string, id: unknown) => site.records[kind].find((r) => r[idField] === id);
+
+export const confirmUnpinnedPublish = confirmRepinned('publish', (site) => ({ siteRevision: site.siteRevision }));
+export const confirmUnpinnedProduct = confirmRepinned('publish_product', (site, plan) => ({ productRevision: Number(recordOf(site, 'products', 'productId', plan.params.productId)?.revision ?? 0) }));
+export const confirmUnpinnedDocument = confirmRepinned('send_document', (site, plan) => ({ documentFingerprint: fingerprint(recordOf(site, 'documents', 'documentId', plan.params.documentId)) }));
+
+/**
+ * grant-access-owner-only: an access plan is carried out by a creator who is no longer an owner of the site (they
+ * count as one for the redemption only, and hold their own role again afterwards).
+ */
+export const confirmAccessAsAnyMember = confirmAfter((plan, ws, ctx) => {
+  const site = entryOf(ws.sites, plan.websiteId);
+  const userId = ctx.connection.createdBy;
+  const role = site?.members[userId];
+  if (plan.kind !== 'grant_access' || !site || !role || role === 'owner') return;
+  site.members[userId] = 'owner';
+  return (after) => {
+    const same = entryOf(after.sites, site.websiteId);
+    if (same) same.members[userId] = role;
+  };
+});
+
+/** import-merge-three-way: a merge forgets what was last pushed, so a field the app edited always counts as a conflict. */
+export const mergeWithoutBases: HandlerOf<'import_site'> = async (ctx) => {
+  const targetId = ctx.args.mergeIntoWebsiteId;
+  if (targetId) {
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      const site = entryOf(ws.sites, targetId);
+      if (site) delete site.syncBases;
+    });
+  }
+  return handlers.import_site(ctx);
+};
+
+/** import-merge-force-keys: forceKeys is honoured in its field form <page>/<section>#<field> only, not its whole-section form. */
+export const forceFieldsOnly: HandlerOf<'import_site'> = (ctx) =>
+  handlers.import_site({ ...ctx, args: { ...ctx.args, ...(ctx.args.forceKeys ? { forceKeys: ctx.args.forceKeys.filter((key) => key.includes('#')) } : {}) } });
+
+/** import-merge-never-touches-config: a merge also takes the snapshot's site identity, theme and fonts, as a new import does. */
+export const mergeTakesConfig: HandlerOf<'import_site'> = async (ctx) => {
+  const answer = await handlers.import_site(ctx);
+  const targetId = ctx.args.mergeIntoWebsiteId;
+  if (targetId) {
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      const site = entryOf(ws.sites, targetId);
+      if (site) takeConfig(site, ctx.args.snapshot as PortableSite);
+    });
+  }
+  return answer;
+};
+
+/** portable-site-contents: export_site carries pages and sections only: no fonts, assets, services, collections or redirects. */
+export const exportPagesOnly: HandlerOf<'export_site'> = async (ctx) => {
+  const { snapshot } = await handlers.export_site(ctx);
+  return { snapshot: { ...snapshot, fonts: [], assets: [], services: [], collections: [], redirects: [] } };
+};
+
+/** portable-site-blocks-carried: export_site leaves every section's blocks out. */
+export const exportWithoutBlocks: HandlerOf<'export_site'> = async (ctx) => {
+  const snapshot = structuredClone((await handlers.export_site(ctx)).snapshot);
+  for (const page of snapshot.pages) for (const section of page.sections) section.blocks = [];
+  return { snapshot };
+};
+
+/**
+ * generate-image-charged-after-delivery: a delivery that fails keeps its charge, as when credits are taken before
+ * the provider is called. Composed with the call path's held writes left out (index.ts), so the charge is kept
+ * although the call fails.
+ */
+export const chargeUndelivered: HandlerOf<'generate_image'> = async (ctx) => {
+  try {
+    return await handlers.generate_image(ctx);
+  } catch (error) {
+    if (error instanceof ToolError && error.code === 'operation_failed') {
+      const cost = ctx.rt.limits.imageCreditCost.value;
+      await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.credits -= cost));
+      ctx.note('credits charged before delivery', { creditsSpent: cost });
+    }
+    throw error;
+  }
+};
+
+/**
+ * generate-image-consent-reread: AI consent as first seen in each workspace, so a later withdrawal goes unnoticed
+ * (the real handler runs with that consent; the workspace holds its own again afterwards).
+ */
+const consentSeen = new Map<string, boolean>();
+export const consentAsFirstSeen: HandlerOf<'generate_image'> = async (ctx) => {
+  const actual = ctx.ws.aiConsent;
+  const first = consentSeen.get(ctx.ws.id) ?? actual;
+  consentSeen.set(ctx.ws.id, first);
+  if (first === actual) return handlers.generate_image(ctx);
+  await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.aiConsent = first));
+  const answer = await handlers.generate_image(ctx);
+  await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.aiConsent = actual));
+  return answer;
+};
+
+/**
+ * generate-image-balance-never-negative: the balance is checked as the call starts and not again when the image
+ * is charged, so racing calls each spend the last credits (the real handler is lent its cost for its own check,
+ * repaid after the charge).
+ */
+export const chargeWithoutRecheck: HandlerOf<'generate_image'> = async (ctx) => {
+  const cost = ctx.rt.limits.imageCreditCost.value;
+  if (ctx.ws.credits < cost) return handlers.generate_image(ctx);
+  await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.credits += cost));
+  const answer = await handlers.generate_image(ctx);
+  const creditsRemaining = await ctx.rt.store.transact(ctx.ws.id, (ws) => (ws.credits -= cost));
+  return { ...answer, creditsRemaining };
+};
