@@ -21,6 +21,7 @@ import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
 import { logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
+import { askOnlyTheHostname, everyAddressExists, ignoreRobots, keepCreatedDocuments, keepFailedWrites } from './services.js';
 
 export interface BrokenServer {
   omitSteps?: readonly string[];
@@ -65,6 +66,12 @@ export const BROKEN: Record<string, BrokenServer> = {
   // Charging before delivery keeps the charge of a failed call only where writes are not held (held writes are
   // what a call that fails keeps nothing of), so this server also leaves that step out.
   'generate-image-charged-after-delivery': { handlers: { generate_image: broken.chargeUndelivered }, omitSteps: ['tool-answer-checked-before-commit'] },
+  // Services and the store.
+  'connect-domain-before-dns': { services: (s) => ({ ...s, dns: askOnlyTheHostname(s.dns) }) },
+  'domain-nonexistent-address': { services: (s) => ({ ...s, dns: everyAddressExists(s.dns) }) },
+  'migrate-crawl-bounded': { services: (s) => ({ ...s, net: ignoreRobots(s.net) }) },
+  'error-business-failure-rolls-back': { store: keepFailedWrites },
+  'company-creation-atomic': { store: keepCreatedDocuments },
 };
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */

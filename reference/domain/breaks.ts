@@ -4,11 +4,6 @@
 const broken = new Set<string>();
 
 export const BREAKABLE = [
-  'migrate-crawl-bounded',
-  'error-business-failure-rolls-back',
-  'connect-domain-before-dns',
-  'domain-nonexistent-address',
-  'company-creation-atomic',
 ] as const;
 
 export type BreakableRule = (typeof BREAKABLE)[number];

@@ -4,7 +4,6 @@
 import { Parser } from 'htmlparser2';
 import robotsParserModule from 'robots-parser';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch.js';
-import { isBroken } from './breaks.js';
 
 const robotsParser = ((robotsParserModule as unknown as { default?: typeof robotsParserModule }).default ?? robotsParserModule) as unknown as (url: string, body: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
@@ -90,7 +89,7 @@ export async function crawl(start: string, options: { maxPages: number; deadline
       break;
     }
     const url = queue.shift()!;
-    if (robots && robots.isAllowed(url, USER_AGENT) === false && !isBroken('migrate-crawl-bounded')) {
+    if (robots && robots.isAllowed(url, USER_AGENT) === false) {
       result.failed.push({ url, reason: 'disallowed by robots.txt' });
       continue;
     }

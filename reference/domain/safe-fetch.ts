@@ -121,7 +121,8 @@ export async function checkUrl(raw: string, resolve: (h: string) => Promise<stri
 
 const familyOf = (address: string) => (ipaddr.IPv6.isValid(address) ? 6 : 4);
 
-const defaultTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, maxBytes, addresses }) =>
+/** One HTTP request to an address checkUrl validated, over a connection pinned to it: the transport unless one is given. */
+export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, maxBytes, addresses }) =>
   new Promise((resolvePromise, reject) => {
     // Connect to the checked addresses only, while TLS and Host still use the name. Node >= 20 calls lookup
     // with { all: true } (automatic family selection) and then expects [{ address, family }]; older call forms
@@ -172,7 +173,7 @@ const defaultTransport: NonNullable<SafeFetchOptions['transport']> = (url, addre
 
 export async function safeFetch(raw: string, options: SafeFetchOptions): Promise<FetchResult> {
   const resolve = options.resolve ?? systemResolve;
-  const transport = options.transport ?? defaultTransport;
+  const transport = options.transport ?? httpTransport;
   let current = raw;
   for (let hop = 0; hop <= options.maxRedirects; hop++) {
     // Every hop is checked again, with the same allow-list: a redirect off an allowed origin is a normal hop.

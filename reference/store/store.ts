@@ -23,7 +23,6 @@ import { Low, type Adapter } from 'lowdb';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
 import { writeFileDurably } from './durable-file.js';
-import { isBroken } from '../domain/breaks.js';
 
 export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname' | 'delivery' | 'oauth';
 
@@ -287,18 +286,11 @@ export class Store {
     const created: string[] = [];
     try {
       for (const doc of pending.creations) if (await this.create(doc, [], { ifAbsent: true })) created.push(doc.id);
-      try {
-        this.#hooks.beforeCommit?.(workspaceId, pending.creations.map((doc) => doc.id));
-      } catch (error) {
-        // The broken server of error-business-failure-rolls-back keeps the failed write, as this store once did.
-        if (isBroken('error-business-failure-rolls-back')) entry.low.data = draft;
-        throw error;
-      }
+      this.#hooks.beforeCommit?.(workspaceId, pending.creations.map((doc) => doc.id));
       for (const [kind, key, value] of pending.lookups) await this.setDirectory(kind, key, value);
       await entry.file.writeText(text);
     } catch (error) {
-      // The broken server of company-creation-atomic keeps the new company, as this store once did.
-      if (!isBroken('company-creation-atomic')) await this.#removeCreated(created);
+      await this.#removeCreated(created);
       throw error;
     }
     entry.low.data = draft;

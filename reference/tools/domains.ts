@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { ToolError } from '../domain/errors.js';
 import { DNS_TARGET } from '../domain/dns.js';
-import { isBroken } from '../domain/breaks.js';
 import type { Site } from '../domain/model.js';
 import { defineTool } from './types.js';
 import type { Runtime } from '../runtime.js';
@@ -31,17 +30,6 @@ async function missingRecords(rt: Runtime, d: DomainRecord): Promise<DnsRecord[]
   return missing;
 }
 
-/**
- * Whether the address exists (rule domain-nonexistent-address). Broken servers: connect-domain-before-dns asks
- * only the hostname itself (the old refusal of a name whose DNS is not set yet); domain-nonexistent-address
- * takes every name as existing.
- */
-async function addressExists(rt: Runtime, hostname: string): Promise<boolean> {
-  if (isBroken('connect-domain-before-dns')) return rt.dns.exists(hostname);
-  const exists = await rt.dns.addressExists(hostname);
-  return exists || isBroken('domain-nonexistent-address');
-}
-
 function unavailable(hostname: string): ToolError {
   return new ToolError('not_found', `No domain "${hostname}" can be used here: it does not exist, or it is not connected to this website.`);
 }
@@ -62,7 +50,7 @@ const connect_domain = defineTool('connect_domain', async ({ rt, site, args, wri
   // (rules domain-other-site-same-as-missing, domain-foreign-hostname-same-time). Only a nonexistent address
   // is refused; an owned name whose DNS is not set yet connects, pending (rules domain-nonexistent-address,
   // connect-domain-before-dns).
-  if (!existing && (!(await addressExists(rt, hostname)) || foreign)) throw unavailable(hostname);
+  if (!existing && (!(await rt.dns.addressExists(hostname)) || foreign)) throw unavailable(hostname);
   // Probe outside the transaction (network), then write the result in one transaction.
   const candidate: DomainRecord = existing ?? { hostname, status: 'pending', primary: false, verifyToken: randomBytes(12).toString('hex'), createdAt: now.toISOString() };
   const missing = await missingRecords(rt, candidate);
