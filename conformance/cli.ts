@@ -13,6 +13,10 @@
 // (a wrong option, an unreachable target, no fixtures protocol, a wrong secret, another protocol version, an
 // invalid declaration), with one sentence that says what to do.
 //
+// --break RULE (repeatable) runs against a server deliberately broken for RULE instead (conformance/broken/serve.ts:
+// the reference composed as conformance/broken/index.ts says; `npm run prove-checks` runs each one). A broken server
+// must fail its rule outright: expected failures do not apply.
+//
 // Without --url (or SITE_MCP_URL) it starts the reference server on loopback once, passes it to the Cucumber
 // workers through SITE_MCP_URL / SITE_MCP_FIXTURES_SECRET, and stops it at the end, whatever happens.
 // Exits non-zero on any unexpected failure, any generic check failure, an expected failure that now passes,

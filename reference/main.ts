@@ -25,7 +25,6 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './app.js';
 import { seedDemo } from './seed.js';
-import { breakRules } from './domain/breaks.js';
 
 const { values } = readArguments({
   options: {
@@ -37,7 +36,6 @@ const { values } = readArguments({
     'base-url': { type: 'string' },
     'dns-server': { type: 'string' },
     'no-seed': { type: 'boolean' },
-    'break-rule': { type: 'string', multiple: true },
     'rate-limits': { type: 'string' },
     'decision-limits': { type: 'string' },
   },
@@ -102,12 +100,6 @@ function parseRateLimits(text: string) {
   return { perConnection: { limit: perConnection!, windowSeconds: 60 }, perWorkspace: { limit: perWorkspace!, windowSeconds: 60 } };
 }
 
-if (values['break-rule']?.length) {
-  // Test mode only: a deliberately broken server proves the suite's checks can fail.
-  if (!fixturesSecret) fail('--break-rule needs --fixtures-secret (test mode only).');
-  breakRules(values['break-rule']);
-  console.log(`  DELIBERATELY BROKEN: ${values['break-rule'].join(', ')}`);
-}
 // Test mode: the fixtures protocol and its seams (reference/testing/), loaded only when a fixtures secret is given.
 const compositions = fixturesSecret ? [(await import('./testing/index.js')).testMode(fixturesSecret, { decisionLimits })] : [];
 const server = await startServer(config, ...compositions).catch((error: NodeJS.ErrnoException) => {

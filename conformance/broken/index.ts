@@ -19,6 +19,7 @@ import type { Services } from '../../reference/services.js';
 import type { Store } from '../../reference/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
+import { loadJson } from '../../spec/index.js';
 import { logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
 import { askOnlyTheHostname, everyAddressExists, ignoreRobots, keepCreatedDocuments, keepFailedWrites } from './services.js';
@@ -72,6 +73,18 @@ export const BROKEN: Record<string, BrokenServer> = {
   'migrate-crawl-bounded': { services: (s) => ({ ...s, net: ignoreRobots(s.net) }) },
   'error-business-failure-rolls-back': { store: keepFailedWrites },
   'company-creation-atomic': { store: keepCreatedDocuments },
+  // What a client sees, broken by a proxy in front of the reference.
+  'tool-catalogue-exact': { proxy: { dropListedTool: 'confirm_pending_action' } },
+  'migrate-result-relayed': { proxy: { dropResultField: { tool: 'migrate_site_from_url', field: 'pagesAwaitingCapture' } } },
+  'tools-since': { proxy: { dropListedTool: 'generate_image' } },
+  'state-names': { proxy: { renameStatuses: true } },
+  'app-pages-frame-protection': { proxy: { dropSecurityHeaders: true } },
+  'public-site-security-headers': { proxy: { dropSecurityHeaders: true } },
+  'dashboard-connect-lists-scopes': { proxy: { dropScopeCheckboxes: true } },
+  'pair-start-throttled-per-address': { proxy: { pairStartFromFreshAddresses: true } },
+  'tool-arguments-bounded': { proxy: { cutArgumentsTo: loadJson<{ toolArguments: { maxDepth: number; maxNodes: number } }>('limits.json').toolArguments } },
+  'activity-shown-in-developers': { proxy: { hideActivity: true } },
+  'domain-foreign-hostname-same-time': { proxy: { answerTakenHostnamesUnprobed: true } },
 };
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */

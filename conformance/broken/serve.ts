@@ -24,8 +24,6 @@ import { testMode } from '../../reference/testing/index.js';
 import { parseCommandLine, usageError } from '../lib/cli-args.js';
 import { startVariantProxy } from '../variants/variant-proxy.js';
 import { BROKEN, compositionOf } from './index.js';
-// Transitional (issue 15): rules not yet composed here still break through the reference's own switch.
-import { BREAKABLE, breakRules } from '../../reference/domain/breaks.js';
 
 const { values } = parseCommandLine({
   command: 'conformance/broken/serve.ts',
@@ -43,10 +41,8 @@ const { values } = parseCommandLine({
 
 const rules = values.break ?? [];
 if (!rules.length) usageError('conformance/broken/serve.ts: name a rule to break with --break; run with --help for the options.');
-const breakable = [...Object.keys(BROKEN), ...BREAKABLE];
-const unknown = rules.filter((rule) => !breakable.includes(rule));
-if (unknown.length) usageError(`--break ${unknown.join(', ')}: not breakable here (one of ${breakable.join(', ')})`);
-breakRules(rules.filter((rule) => !Object.hasOwn(BROKEN, rule)));
+const unknown = rules.filter((rule) => !Object.hasOwn(BROKEN, rule));
+if (unknown.length) usageError(`--break ${unknown.join(', ')}: not breakable here (one of ${Object.keys(BROKEN).join(', ')})`);
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) usageError(`--port takes a port number from 0 to 65535, got ${JSON.stringify(values.port)}.`);
 

@@ -1,0 +1,35 @@
+// The table of broken servers (conformance/broken/index.ts) holds together: each breaks a rule of the catalogue that
+// some check names, leaves out only steps the call path has, and serve.ts refuses a rule it cannot break with one
+// sentence and exit 2. prove-checks.ts shows each one caught.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CALL_STEPS } from '../../reference/mcp/pipeline.js';
+import { ruleIds } from '../../spec/index.js';
+import { BROKEN } from '../broken/index.js';
+import { rulesNamedInSuite } from '../lib/report.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('broken servers', () => {
+  it('break only catalogue rules that a scenario or property checks', () => {
+    const ids = ruleIds();
+    const { features, properties } = rulesNamedInSuite(repo);
+    for (const rule of Object.keys(BROKEN)) {
+      expect(ids.has(rule), rule).toBe(true);
+      expect(features.has(rule) || properties.has(rule), `${rule} has no check`).toBe(true);
+    }
+  });
+
+  it('leave out only steps of the call path', () => {
+    const steps = new Set(CALL_STEPS.map((step) => step.rule));
+    for (const [rule, server] of Object.entries(BROKEN)) for (const step of server.omitSteps ?? []) expect(steps.has(step), `${rule}: ${step}`).toBe(true);
+  });
+
+  it('refuse a rule they cannot break: one sentence, exit 2', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'conformance/broken/serve.ts', '--break', 'no-such-rule'], { cwd: repo, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('no-such-rule');
+  });
+});
