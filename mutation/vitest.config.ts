@@ -21,6 +21,7 @@ export default defineConfig({
           name: 'reference',
           root,
           include: ['reference/test/**/*.test.ts'],
+          setupFiles: ['mutation/hook-coverage.ts'],
           // Timing tests measure wall-clock differences that instrumentation distorts; they guard no mutated module.
           exclude: ['reference/test/sign-in-timing.test.ts', 'reference/test/domain-timing.test.ts', 'reference/test/browser.test.ts', 'reference/test/inspector.test.ts'],
         },
@@ -31,6 +32,7 @@ export default defineConfig({
           name: 'features',
           root,
           include: ['mutation/features.test.ts'],
+          setupFiles: ['mutation/hook-coverage.ts'],
         },
       },
       {
@@ -39,7 +41,7 @@ export default defineConfig({
           name: 'properties',
           root,
           include: ['conformance/properties/**/*.test.ts'],
-          setupFiles: ['mutation/in-process-target.ts'],
+          setupFiles: ['mutation/hook-coverage.ts', 'mutation/in-process-target.ts'],
           provide: { siteMcpDeclaration: declaration },
         },
       },
