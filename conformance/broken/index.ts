@@ -85,6 +85,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'tool-arguments-bounded': { proxy: { cutArgumentsTo: loadJson<{ toolArguments: { maxDepth: number; maxNodes: number } }>('limits.json').toolArguments } },
   'activity-shown-in-developers': { proxy: { hideActivity: true } },
   'domain-foreign-hostname-same-time': { proxy: { answerTakenHostnamesUnprobed: true } },
+  'oauth-no-caller-profile-id': { proxy: { honourConnectionIdHeader: true } },
+  'oauth-no-newest-connection-guess': { proxy: { oauthUsesNewestConnection: true } },
 };
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */

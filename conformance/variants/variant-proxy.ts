@@ -37,6 +37,16 @@ export interface VariantOptions {
   dropScopeCheckboxes?: boolean;
   /** BROKEN: the activity the Developers settings show (the fixtures protocol's activity read) is empty. */
   hideActivity?: boolean;
+  /**
+   * BROKEN (oauth-no-caller-profile-id): a request naming a connection in X-Connection-Id acts as that connection
+   * (the proxy swaps in the token the fixtures protocol created it with).
+   */
+  honourConnectionIdHeader?: boolean;
+  /**
+   * BROKEN (oauth-no-newest-connection-guess): an OAuth bearer token acts as the newest connection the fixtures
+   * protocol made for the token's subject (the reference's subject is the user id).
+   */
+  oauthUsesNewestConnection?: boolean;
   /** BROKEN: POST /v1/cli/pair/start reaches the target from a fresh loopback address each time: no address is ever throttled. */
   pairStartFromFreshAddresses?: boolean;
 }
@@ -157,6 +167,29 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
   // indicator, an authorization URL handed to the fixtures protocol), as the target knows only its own.
   const unrebase = (text: string) => text.split(ownUrl).join(targetUrl).split(encodeURIComponent(ownUrl)).join(encodeURIComponent(targetUrl));
   const forwardedBody = (body: Buffer, type = '') => (/json|x-www-form-urlencoded|^text\//.test(type) ? unrebase(body.toString('utf8')) : body);
+  // honourConnectionIdHeader / oauthUsesNewestConnection: connections made through the fixtures protocol.
+  const tokenOfConnection = new Map<string, string>();
+  const newestTokenOfUser = new Map<string, string>();
+  const rememberConnection = (request: Buffer, answer: string) => {
+    try {
+      const { userId } = JSON.parse(request.toString('utf8')) as { userId?: string };
+      const { connectionId, token } = JSON.parse(answer) as { connectionId?: string; token?: string };
+      if (connectionId && token) tokenOfConnection.set(connectionId, token);
+      if (userId && token) newestTokenOfUser.set(userId, token);
+    } catch {
+      // not JSON: nothing to remember
+    }
+  };
+  const swapAuthorization = (headers: Record<string, string>) => {
+    const named = headers['x-connection-id'];
+    if (options.honourConnectionIdHeader && named && tokenOfConnection.has(named)) headers.authorization = `Bearer ${tokenOfConnection.get(named)}`;
+    const jwt = /^Bearer ([\w-]+)\.([\w-]+)\.[\w-]+$/.exec(headers.authorization ?? '');
+    if (options.oauthUsesNewestConnection && jwt) {
+      const { sub } = JSON.parse(Buffer.from(jwt[2]!, 'base64url').toString('utf8')) as { sub?: string };
+      const newest = sub ? newestTokenOfUser.get(sub) : undefined;
+      if (newest) headers.authorization = `Bearer ${newest}`;
+    }
+  };
   const server: Server = createServer(async (req, res) => {
     try {
       let body = await readBody(req);
@@ -199,6 +232,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       }
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string' && key !== 'host' && key !== 'content-length') headers[key] = value;
+      if (path === '/api/mcp') swapAuthorization(headers);
       const upstream =
         options.pairStartFromFreshAddresses && path === '/v1/cli/pair/start' && req.method === 'POST'
           ? await postFromFreshAddress(`${targetUrl}${path}`, headers, body)
@@ -209,6 +243,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         const hostname = (JSON.parse(body.toString('utf8')) as { params: { arguments?: { hostname?: unknown } } }).params.arguments?.hostname;
         if (typeof hostname === 'string') connectedBy.set(hostname.toLowerCase(), req.headers.authorization);
       }
+      if (path === '/test-fixtures/v1/connections' && req.method === 'POST' && upstream.ok) rememberConnection(body, text);
       if (options.dropScopeCheckboxes && path.startsWith('/dashboard/connect')) text = text.replace(/type="checkbox"/gi, 'type="hidden"');
       const type = upstream.headers.get('content-type') ?? '';
       if (type.includes('application/json') && text) {
