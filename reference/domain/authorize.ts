@@ -84,3 +84,20 @@ export function checkWorkspaceGates(ws: WorkspaceDoc, gate: Pick<Gate, 'gates'>,
     }
   }
 }
+
+/**
+ * The connection `userId` may revoke from the Developers settings of `websiteId` (§1.3, §2.1): the person must own
+ * that website, and the connection must be that website's own (pinned to it, or made from its page) unless it is
+ * the person's own. A connection of another website answers exactly like a missing one, so the owner of one site
+ * can neither revoke nor probe the connections of a site they do not own (rule authz-cross-tenant-not-found).
+ */
+export function authorizeRevoke(ws: WorkspaceDoc, userId: string, websiteId: string | undefined, connectionId: string | null): Connection {
+  const site = entryOf(ws.sites, websiteId);
+  if (!site || !site.members[userId]) throw websiteNotFound(websiteId ?? '');
+  if (site.members[userId] !== 'owner') throw new ToolError('owner_only', 'Only an owner of this website can revoke its connections.');
+  const connection = entryOf(ws.connections, connectionId);
+  if (!connection || (connection.websiteId !== site.websiteId && connection.createdBy !== userId)) {
+    throw new ToolError('not_found', `No connection "${connectionId ?? ''}" belongs to this website.`);
+  }
+  return connection;
+}

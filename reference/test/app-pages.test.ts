@@ -14,7 +14,13 @@ let world: WorldResponse;
 beforeAll(async () => {
   target = await startReferenceServer();
   fx = new FixturesClient(target.url, target.fixturesSecret);
-  world = await fx.world({ users: [{ key: 'olive' }, { key: 'eddie' }], sites: [{ key: 'main', members: { olive: 'owner', eddie: 'editor' } }] });
+  world = await fx.world({
+    users: [{ key: 'olive' }, { key: 'eddie' }, { key: 'sam' }],
+    sites: [
+      { key: 'main', members: { olive: 'owner', eddie: 'editor' } },
+      { key: 'other', members: { sam: 'owner' } },
+    ],
+  });
 });
 
 afterAll(async () => {
@@ -42,6 +48,17 @@ const page = async (path: string, cookie?: string) => {
 
 const post = (path: string, cookie: string, form: Record<string, string>) =>
   fetch(`${target.url}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+
+/** The HTTP status of an MCP initialize sent with `token`: 401 once the connection is revoked. */
+const bearerStatus = async (token: string) => {
+  const res = await fetch(`${target.url}/api/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+  });
+  await res.text();
+  return res.status;
+};
 
 describe('app pages', () => {
   it('refuses a wrong password and redirects an anonymous visitor to sign-in', async () => {
@@ -84,7 +101,10 @@ describe('app pages', () => {
     const settings = await page(`/app/sites/${site}/developers`, olive);
     const csrf = /name="csrf" value="([^"]+)"/.exec(settings.html)![1]!;
     const created = await post(`/app/sites/${site}/developers/connections`, olive, { csrf, reach: 'workspace', scope: 'crm:read' });
-    const html = await created.text();
+    // POST-redirect-GET: the answer to the form is a redirect, the token is on the page it leads to.
+    expect(created.status).toBe(303);
+    const tokenPage = created.headers.get('location')!;
+    const html = (await page(tokenPage, olive)).html;
     const token = /<code id="token">([^<]+)<\/code>/.exec(html)![1]!;
     expect(token).toMatch(/^smcp_live_/);
     expect(html).toContain('Scopes: site:read, crm:read');
@@ -95,6 +115,42 @@ describe('app pages', () => {
     expect(after.html).not.toContain(token);
     expect(after.html).toContain(token.slice(0, 14));
     expect(after.html).toContain('list_leads');
+  });
+
+  it('rule:token-shown-once — reloading the token page neither shows the token again nor mints a second one', async () => {
+    const site = world.sites.main!.websiteId;
+    const olive = await signIn(world.users.olive!);
+    const prefixes = async () => [...(await page(`/app/sites/${site}/developers`, olive)).html.matchAll(/smcp_live_[A-Za-z0-9_-]{4}/g)].length;
+    const before = await prefixes();
+    const csrf = /name="csrf" value="([^"]+)"/.exec((await page(`/app/sites/${site}/developers`, olive)).html)![1]!;
+    const created = await post(`/app/sites/${site}/developers/connections`, olive, { csrf, reach: 'website', scope: 'content:write' });
+    expect(created.status).toBe(303);
+    const location = created.headers.get('location')!;
+    const first = await page(location, olive);
+    expect(first.html).toMatch(/<code id="token">smcp_live_/);
+    const reload = await page(location, olive);
+    expect(reload.status).toBe(200);
+    expect(reload.html).not.toMatch(/<code id="token">/);
+    expect(reload.html).not.toContain(/<code id="token">([^<]+)<\/code>/.exec(first.html)![1]!);
+    expect(await prefixes()).toBe(before + 1);
+  });
+
+  it('a cross-site revoke is refused: the owner of one website cannot revoke a connection of another', async () => {
+    const main = world.sites.main!.websiteId;
+    const other = world.sites.other!.websiteId;
+    const sams = await fx.connection({ userId: world.users.sam!.userId, websiteId: other, scopes: ['site:read'] });
+    const olive = await signIn(world.users.olive!);
+    const csrf = /name="csrf" value="([^"]+)"/.exec((await page(`/app/sites/${main}/developers`, olive)).html)![1]!;
+    // Through olive's own website, and through the other website's address: both answer as for a missing one.
+    expect((await post(`/app/sites/${main}/developers/revoke`, olive, { csrf, connectionId: sams.connectionId })).status).toBe(404);
+    expect((await post(`/app/sites/${other}/developers/revoke`, olive, { csrf, connectionId: sams.connectionId })).status).toBe(404);
+    expect(await bearerStatus(sams.token)).toBe(200);
+    // Its own website's owner can.
+    const sam = await signIn(world.users.sam!);
+    const samCsrf = /name="csrf" value="([^"]+)"/.exec((await page(`/app/sites/${other}/developers`, sam)).html)![1]!;
+    const revoked = await post(`/app/sites/${other}/developers/revoke`, sam, { csrf: samCsrf, connectionId: sams.connectionId });
+    expect(revoked.status).toBe(302);
+    expect(await bearerStatus(sams.token)).toBe(401);
   });
 });
 

@@ -12,6 +12,7 @@ import { connectionView, createConnection } from '../../domain/connections.js';
 import { indexConnection } from '../../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { ToolError } from '../../domain/errors.js';
+import { authorizeRevoke } from '../../domain/authorize.js';
 import { appSecurityHeaders, esc, page } from './html.js';
 import type { AppSession } from './sessions.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -183,12 +184,31 @@ ${controls}</div>`);
         indexConnection(tx, created.connection, session.workspaceId);
         return created;
       });
-      page(ctx, 'Connection created', `<div class="card"><p>Copy this token now. It is shown once; only its hash is kept.</p><p><code id="token">${esc(token)}</code></p>
-<p class="muted">Scopes: ${esc(connection.scopes.join(', '))}</p></div><p><a href="/app/sites/${esc(ctx.params.websiteId)}/developers">Back to Developers</a></p>`);
+      session.shownOnce = { connectionId: connection.connectionId, token };
+      ctx.status = 303;
+      ctx.redirect(`/app/sites/${encodeURIComponent(ctx.params.websiteId!)}/developers/connections/${encodeURIComponent(connection.connectionId)}`);
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       page(ctx, 'Not created', `<p>${esc(error.message)}</p>`, 403);
     }
+  });
+
+  // The token, shown once: the page the creation redirects to takes it out of the session (rule token-shown-once).
+  router.get('/sites/:websiteId/developers/connections/:connectionId', async (ctx) => {
+    const session = requireSession(ctx);
+    if (!session) return;
+    const ws = (await rt.store.read(session.workspaceId))!;
+    const site = entryOf(ws.sites, ctx.params.websiteId);
+    const connection = entryOf(ws.connections, ctx.params.connectionId);
+    if (!site || site.members[session.userId] !== 'owner' || !connection || connection.createdBy !== session.userId) return page(ctx, 'Not found', '<p>No such connection.</p>', 404);
+    const shown = session.shownOnce?.connectionId === connection.connectionId ? session.shownOnce.token : undefined;
+    delete session.shownOnce;
+    const back = `<p><a href="/app/sites/${esc(site.websiteId)}/developers">Back to Developers</a></p>`;
+    if (!shown) {
+      return page(ctx, 'Token already shown', `<p>The token of this connection was shown once and only its prefix <code>${esc(connection.tokenPrefix)}…</code> is kept. If it was lost, revoke the connection and create a new one.</p>${back}`);
+    }
+    page(ctx, 'Connection created', `<div class="card"><p>Copy this token now. It is shown once; only its hash is kept.</p><p><code id="token">${esc(shown)}</code></p>
+<p class="muted">Scopes: ${esc(connection.scopes.join(', '))}</p></div>${back}`);
   });
 
   router.post('/sites/:websiteId/developers/revoke', async (ctx) => {
@@ -196,15 +216,17 @@ ${controls}</div>`);
     if (!session) return;
     const body = await form(ctx);
     if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
-    const revoked = await rt.store.transact(session.workspaceId, (ws) => {
-      const site = entryOf(ws.sites, ctx.params.websiteId);
-      const connection = entryOf(ws.connections, body.get('connectionId'));
-      if (!site || site.members[session.userId] !== 'owner' || !connection) return false;
-      connection.revokedAt = rt.clock.now(ws.id).toISOString();
-      collectExpiredPlans(ws, rt.clock.now(ws.id));
-      return true;
-    });
-    if (!revoked) return page(ctx, 'Not possible', '<p>Only an owner can revoke a connection of this website.</p>', 403);
+    try {
+      await rt.store.transact(session.workspaceId, (ws) => {
+        // Against the connection's own website, not only the one in the address (authorizeRevoke).
+        const connection = authorizeRevoke(ws, session.userId, ctx.params.websiteId, body.get('connectionId'));
+        connection.revokedAt ??= rt.clock.now(ws.id).toISOString();
+        collectExpiredPlans(ws, rt.clock.now(ws.id));
+      });
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      return page(ctx, 'Not possible', `<p>${esc(error.message)}</p>`, error.code === 'not_found' ? 404 : 403);
+    }
     ctx.redirect(`/app/sites/${encodeURIComponent(ctx.params.websiteId!)}/developers`);
   });
 

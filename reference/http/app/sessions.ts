@@ -9,6 +9,11 @@ export interface AppSession {
   workspaceId: string;
   csrf: string;
   expiresAt: number;
+  /**
+   * A token just minted, kept in memory until the page after the redirect shows it once (POST-redirect-GET: a
+   * reload of that page never mints a second token, rule token-shown-once).
+   */
+  shownOnce?: { connectionId: string; token: string };
 }
 
 const COOKIE = 'smcp_session';
