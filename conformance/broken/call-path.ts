@@ -1,6 +1,6 @@
 // Broken call paths: changes to the reference's table of steps (reference/mcp/pipeline.ts CALL_STEPS) other than
 // leaving a step out (index.ts omitSteps): a step replaced by a weaker one, or one added.
-import { ToolError } from '../../reference/domain/errors.js';
+import { DomainError } from '../../reference/domain/errors.js';
 import type { Call, CallStep } from '../../reference/mcp/pipeline.js';
 
 /** authz-cross-tenant-not-found: a website id that is not in the workspace answers "belongs to another account". */
@@ -15,8 +15,8 @@ export function tellForeignWebsites(steps: readonly CallStep[]): CallStep[] {
           await resolve(call);
         } catch (error) {
           const websiteId = (call.args as { websiteId?: unknown }).websiteId;
-          const foreign = error instanceof ToolError && error.code === 'not_found' && call.connection.reach === 'workspace' && typeof websiteId === 'string' && websiteId.startsWith('site_');
-          throw foreign ? new ToolError('access_denied', 'That website belongs to another account.') : error;
+          const foreign = error instanceof DomainError && error.code === 'not_found' && call.connection.reach === 'workspace' && typeof websiteId === 'string' && websiteId.startsWith('site_');
+          throw foreign ? new DomainError('access_denied', 'That website belongs to another account.') : error;
         }
       },
     };

@@ -2,7 +2,7 @@
 // one rule. Most wrap the real handler and change what it is given or what it leaves behind (all inside the
 // call's held writes, so a call that fails still keeps nothing); where that cannot reach the rule, a small
 // handler is copied minus the rule, built from the domain's exported functions.
-import { ToolError } from '../../reference/domain/errors.js';
+import { DomainError } from '../../reference/domain/errors.js';
 import { newId } from '../../reference/domain/ids.js';
 import { entryOf, type Plan, type Site, type WorkspaceDoc } from '../../reference/domain/model.js';
 import { findSection, fingerprint, newSite, recordChange } from '../../reference/domain/site.js';
@@ -193,7 +193,7 @@ export const chargeUndelivered: HandlerOf<'generate_image'> = async (ctx) => {
   try {
     return await handlers.generate_image(ctx);
   } catch (error) {
-    if (error instanceof ToolError && error.code === 'operation_failed') {
+    if (error instanceof DomainError && error.code === 'operation_failed') {
       const cost = ctx.rt.limits.imageCreditCost.value;
       await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.credits -= cost));
       ctx.note('credits charged before delivery', { creditsSpent: cost });

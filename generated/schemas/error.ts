@@ -31,10 +31,12 @@ export type ErrorCode =
   | 'throttled'
   | 'operation_failed'
   | 'not_implemented'
-  | 'internal_error';
+  | 'internal_error'
+  | 'conflict'
+  | 'pairing_capacity';
 
 /**
- * The error of a failed tool call. code is stable and machine-readable; message is for a person; details carries what a program needs to act. Codes are our decision (rule error-codes).
+ * The error of a failed tool call, and of a refused request to the server's other endpoints (pairing, app pages, fixtures). code is stable and machine-readable; message is for a person; details carries what a program needs to act. Codes are our decision (rule error-codes); conflict and pairing_capacity are answered by those endpoints only, never by a tool.
  */
 export interface ToolError {
   code: ErrorCode;

@@ -2,7 +2,7 @@
 // fields were edited in the app, so an import merge keeps them where the push left the field at its base and
 // reports both versions where the push changed it too (rules import-merge-field-by-field, import-merge-three-way).
 import type { WorkspaceDoc } from './model.js';
-import { ToolError } from './errors.js';
+import { DomainError } from './errors.js';
 import { findSection, recordChange } from './site.js';
 import { setSectionText } from './section-content.js';
 import { ROLE_RANK } from './vocabulary.js';
@@ -10,9 +10,9 @@ import { entryOf } from './model.js';
 
 export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; sectionId: string; field: string; text: string }, now: Date) {
   const site = entryOf(ws.sites, edit.websiteId);
-  if (!site) throw new ToolError('not_found', `No website "${edit.websiteId}".`);
+  if (!site) throw new DomainError('not_found', `No website "${edit.websiteId}".`);
   const role = site.members[edit.userId];
-  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Only an owner or editor of this website can edit it.');
+  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', 'Only an owner or editor of this website can edit it.');
   const { section } = findSection(site, edit.sectionId);
   setSectionText(section, edit.field, edit.text);
   const edited = new Set(site.appEdits[section.sectionId] ?? []);
@@ -29,12 +29,12 @@ export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; web
  */
 export function appEditRecord(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }, now: Date) {
   const site = entryOf(ws.sites, edit.websiteId);
-  if (!site) throw new ToolError('not_found', `No website "${edit.websiteId}".`);
+  if (!site) throw new DomainError('not_found', `No website "${edit.websiteId}".`);
   const role = site.members[edit.userId];
-  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Only an owner or editor of this website can edit it.');
+  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', 'Only an owner or editor of this website can edit it.');
   const [list, idField, textField] = edit.kind === 'product' ? [site.records.products, 'productId', 'name'] as const : [site.records.documents, 'documentId', 'title'] as const;
   const record = (list as Record<string, unknown>[]).find((r) => r[idField] === edit.recordId);
-  if (!record) throw new ToolError('not_found', `No ${edit.kind} "${edit.recordId}" on this website.`);
+  if (!record) throw new DomainError('not_found', `No ${edit.kind} "${edit.recordId}" on this website.`);
   record[textField] = edit.text;
   if (edit.kind === 'product') record.revision = Number(record.revision ?? 0) + 1;
   record.updatedAt = now.toISOString();

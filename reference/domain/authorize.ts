@@ -4,7 +4,7 @@
 import type { Connection, Site, WorkspaceDoc } from './model.js';
 import { ROLE_RANK, type Role } from './vocabulary.js';
 import { satisfies } from './scopes.js';
-import { ToolError, websiteNotFound } from './errors.js';
+import { DomainError, websiteNotFound } from './errors.js';
 import { entryOf } from './model.js';
 
 export interface Gate {
@@ -21,7 +21,7 @@ export interface Gate {
 export function checkScopes(connection: Connection, gate: Pick<Gate, 'scopes'>, tool: string): void {
   const missing = gate.scopes.filter((s) => !satisfies(connection.scopes, s));
   if (missing.length > 0) {
-    throw new ToolError('scope_denied', `This connection lacks the scope ${missing.join(', ')} that ${tool} needs. The owner can create a connection with it in Developers settings.`, {
+    throw new DomainError('scope_denied', `This connection lacks the scope ${missing.join(', ')} that ${tool} needs. The owner can create a connection with it in Developers settings.`, {
       requiredScopes: [...gate.scopes],
       grantedScopes: connection.scopes,
       tool,
@@ -42,7 +42,7 @@ export function resolveTarget(ws: WorkspaceDoc, connection: Connection, websiteI
     return site;
   }
   if (websiteId === undefined) {
-    throw new ToolError('website_required', 'This connection reaches the whole workspace: pass websiteId (from list_sites).', { use: 'list_sites' });
+    throw new DomainError('website_required', 'This connection reaches the whole workspace: pass websiteId (from list_sites).', { use: 'list_sites' });
   }
   const site = entryOf(ws.sites, websiteId);
   if (!site) throw websiteNotFound(websiteId);
@@ -53,16 +53,16 @@ export function resolveTarget(ws: WorkspaceDoc, connection: Connection, websiteI
 export function checkRole(ws: WorkspaceDoc, connection: Connection, site: Site, gate: Pick<Gate, 'minRole' | 'gates'>, tool: string): Role {
   const role = site.members[connection.createdBy];
   if (!role) {
-    throw new ToolError('access_denied', 'The person who created this connection no longer has access to this website, so the connection cannot act on it.', {
+    throw new DomainError('access_denied', 'The person who created this connection no longer has access to this website, so the connection cannot act on it.', {
       cause: 'creator-access-removed',
       tool,
     });
   }
   if (gate.gates.includes('owner-only') && role !== 'owner') {
-    throw new ToolError('owner_only', `${tool} is owner-only, and the person who created this connection is no longer an owner of this website.`, { cause: `creator-role-${role}`, tool });
+    throw new DomainError('owner_only', `${tool} is owner-only, and the person who created this connection is no longer an owner of this website.`, { cause: `creator-role-${role}`, tool });
   }
   if (ROLE_RANK[role] < ROLE_RANK[gate.minRole]) {
-    throw new ToolError('access_denied', `The person who created this connection is now a ${role} of this website, which does not allow ${tool}.`, {
+    throw new DomainError('access_denied', `The person who created this connection is now a ${role} of this website, which does not allow ${tool}.`, {
       cause: `creator-role-${role}`,
       tool,
     });
@@ -74,13 +74,13 @@ export function checkRole(ws: WorkspaceDoc, connection: Connection, site: Site, 
 /** Workspace-level gates after the role: the invite-only advanced grant, then agency-disabled areas. */
 export function checkWorkspaceGates(ws: WorkspaceDoc, gate: Pick<Gate, 'gates'>, tool: string): void {
   if (gate.gates.includes('advanced-editor-grant') && !ws.advancedEditorGrant) {
-    throw new ToolError('advanced_grant_missing', `${tool} needs the advanced-editor grant, which this workspace does not have. Use update_section_text and the other content tools instead.`, { tool });
+    throw new DomainError('advanced_grant_missing', `${tool} needs the advanced-editor grant, which this workspace does not have. Use update_section_text and the other content tools instead.`, { tool });
   }
   for (const g of gate.gates) {
     if (!g.startsWith('area:')) continue;
     const area = g.slice('area:'.length);
     if (ws.areasOff.includes(area)) {
-      throw new ToolError('area_disabled', `The ${area} area is switched off for this account by its agency, so ${tool} is unavailable.`, { cause: `area-${area}-off`, tool });
+      throw new DomainError('area_disabled', `The ${area} area is switched off for this account by its agency, so ${tool} is unavailable.`, { cause: `area-${area}-off`, tool });
     }
   }
 }
@@ -94,10 +94,10 @@ export function checkWorkspaceGates(ws: WorkspaceDoc, gate: Pick<Gate, 'gates'>,
 export function authorizeRevoke(ws: WorkspaceDoc, userId: string, websiteId: string | undefined, connectionId: string | null): Connection {
   const site = entryOf(ws.sites, websiteId);
   if (!site || !site.members[userId]) throw websiteNotFound(websiteId ?? '');
-  if (site.members[userId] !== 'owner') throw new ToolError('owner_only', 'Only an owner of this website can revoke its connections.');
+  if (site.members[userId] !== 'owner') throw new DomainError('owner_only', 'Only an owner of this website can revoke its connections.');
   const connection = entryOf(ws.connections, connectionId);
   if (!connection || (connection.websiteId !== site.websiteId && connection.createdBy !== userId)) {
-    throw new ToolError('not_found', `No connection "${connectionId ?? ''}" belongs to this website.`);
+    throw new DomainError('not_found', `No connection "${connectionId ?? ''}" belongs to this website.`);
   }
   return connection;
 }

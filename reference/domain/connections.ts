@@ -3,8 +3,8 @@
 import type { Connection, WorkspaceDoc } from './model.js';
 import { newId } from './ids.js';
 import { mintToken } from './tokens.js';
-import { displayLabel, resolveScopes, ScopeError } from './scopes.js';
-import { ToolError } from './errors.js';
+import { displayLabel, resolveScopes } from './scopes.js';
+import { DomainError } from './errors.js';
 import { entryOf } from './model.js';
 
 export interface CreateConnectionInput {
@@ -21,26 +21,20 @@ export interface CreateConnectionInput {
 export function createConnection(ws: WorkspaceDoc, input: CreateConnectionInput, now: Date): { connection: Connection; token: string } {
   const reach = input.reach ?? 'website';
   const user = ws.users[input.userId];
-  if (!user) throw new ToolError('not_found', `No user "${input.userId}" in this workspace.`);
+  if (!user) throw new DomainError('not_found', `No user "${input.userId}" in this workspace.`);
   if (input.websiteId === null) {
     // Company-wide (no website): only the company owner, only while the company has no website (§5.4).
-    if (ws.ownerUserId !== input.userId) throw new ToolError('owner_only', 'Only the company owner can create a company-wide connection.');
-    if (reach !== 'workspace') throw new ToolError('validation_failed', 'A connection without a website must have workspace reach.');
+    if (ws.ownerUserId !== input.userId) throw new DomainError('owner_only', 'Only the company owner can create a company-wide connection.');
+    if (reach !== 'workspace') throw new DomainError('validation_failed', 'A connection without a website must have workspace reach.');
   } else {
     const site = entryOf(ws.sites, input.websiteId);
-    if (!site) throw new ToolError('not_found', `No website "${input.websiteId}" in this workspace.`);
+    if (!site) throw new DomainError('not_found', `No website "${input.websiteId}" in this workspace.`);
     if (site.members[input.userId] !== 'owner') {
-      throw new ToolError('owner_only', 'Only an owner of this website can create a connection (rule connection-created-by-site-owner-only).');
+      throw new DomainError('owner_only', 'Only an owner of this website can create a connection (rule connection-created-by-site-owner-only).');
     }
   }
   const createdAt = input.createdAt ?? now;
-  let resolved;
-  try {
-    resolved = resolveScopes({ scopes: input.scopes, preset: input.preset }, createdAt);
-  } catch (error) {
-    if (error instanceof ScopeError) throw new ToolError('validation_failed', error.message);
-    throw error;
-  }
+  const resolved = resolveScopes({ scopes: input.scopes, preset: input.preset }, createdAt);
   const minted = mintToken();
   const connection: Connection = {
     connectionId: newId('conn'),

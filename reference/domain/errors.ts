@@ -1,5 +1,7 @@
-// ToolError carries a stable code from spec/schemas/error.schema.json, a message a person can act on, and
-// details a program can act on. Anything else thrown inside a tool is a bug and becomes internal_error.
+// DomainError is the one error the server's own code throws on purpose: a stable code from
+// spec/schemas/error.schema.json (rule error-codes), a message a person can act on, and details a program can act
+// on. A tool call answers it in its envelope (mcp/pipeline.ts); an HTTP endpoint answers it with the status of
+// its code (http/errors.ts, the one code → status table). Anything else thrown is a bug: internal_error.
 import type { ErrorCode } from './vocabulary.js';
 
 export interface ErrorDetails {
@@ -17,7 +19,7 @@ export interface ErrorDetails {
   [key: string]: unknown;
 }
 
-export class ToolError extends Error {
+export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetails;
   readonly retryable: boolean;
@@ -40,11 +42,11 @@ export class ToolError extends Error {
 }
 
 /** The one not-found answer for a website: identical for a missing id and another tenant's (rule authz-cross-tenant-not-found). */
-export function websiteNotFound(websiteId: string): ToolError {
-  return new ToolError('not_found', `No website "${websiteId}" is reachable by this connection. Call list_sites for the ids you can use.`);
+export function websiteNotFound(websiteId: string): DomainError {
+  return new DomainError('not_found', `No website "${websiteId}" is reachable by this connection. Call list_sites for the ids you can use.`);
 }
 
 /** The one not-found answer for any record kind, identical for missing and foreign ids. */
-export function recordNotFound(kind: string, id: string): ToolError {
-  return new ToolError('not_found', `No ${kind} "${id}" exists on this website.`);
+export function recordNotFound(kind: string, id: string): DomainError {
+  return new DomainError('not_found', `No ${kind} "${id}" exists on this website.`);
 }

@@ -8,6 +8,7 @@ import type { WorkspaceDoc } from './model.js';
 import { ALL_SCOPES } from './scopes.js';
 import { createConnection } from './connections.js';
 import { entryOf } from './model.js';
+import { DomainError } from './errors.js';
 
 export interface Pairing {
   userCode: string;
@@ -21,20 +22,12 @@ export interface Pairing {
   grant?: { token: string; websiteId: string | null; scopes: string[]; kind: 'connection' | 'delivery' };
 }
 
-export class PairingError extends Error {
-  constructor(readonly code: 'validation_failed' | 'not_found' | 'owner_only' | 'conflict', message: string) {
-    super(message);
-  }
-}
-
 /**
  * Refusal of a new pairing while the process already holds the most it will keep in memory (rule
  * pairings-in-memory-capped): without a cap, a flood of starts from many addresses grows memory without bound.
  */
-export class PairingsFull extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many pairings are waiting for approval right now. Retry after ${retryAfterSeconds} seconds.`);
-  }
+function pairingsFull(retryAfterSeconds: number): DomainError {
+  return new DomainError('pairing_capacity', `Too many pairings are waiting for approval right now. Retry after ${retryAfterSeconds} seconds.`, { retryAfterSeconds });
 }
 
 const LIFETIME_MS = 10 * 60_000;
@@ -45,16 +38,16 @@ export class Pairings {
   #byUserCode = new Map<string, Pairing>();
   #byDevice = new Map<string, Pairing>();
 
-  /** Starts a pairing; with `maxPending` held already (after dropping the expired ones) throws PairingsFull. */
+  /** Starts a pairing; with `maxPending` held already (after dropping the expired ones) throws pairing_capacity. */
   start(input: { scopes: string[]; admin?: boolean; readOnly?: boolean }, nowMs = Date.now(), maxPending = Number.POSITIVE_INFINITY) {
     const unknown = input.scopes.filter((s) => !ALL_SCOPES.includes(s));
-    if (unknown.length) throw new PairingError('validation_failed', `Unknown scopes: ${unknown.join(', ')}.`);
+    if (unknown.length) throw new DomainError('validation_failed', `Unknown scopes: ${unknown.join(', ')}.`);
     this.#sweep(nowMs);
     // Every pairing still held counts, decided or not: each one is memory until it expires. Nothing is evicted
     // early, so a flood cannot push out an owner's pairing that is waiting for approval.
     if (this.#byUserCode.size >= maxPending) {
       const oldest = this.#byUserCode.values().next().value as Pairing;
-      throw new PairingsFull(Math.max(1, Math.ceil((oldest.expiresAt - nowMs) / 1000)));
+      throw pairingsFull(Math.max(1, Math.ceil((oldest.expiresAt - nowMs) / 1000)));
     }
     const code = () => Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     let userCode = '';
@@ -105,19 +98,19 @@ export class Pairings {
  * what the next poll will hand out.
  */
 export function approvePairing(ws: WorkspaceDoc, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }, now: Date) {
-  if (pairing.status !== 'pending') throw new PairingError('conflict', `This pairing is ${pairing.status}.`);
+  if (pairing.status !== 'pending') throw new DomainError('conflict', `This pairing is ${pairing.status}.`);
   const granted = input.scopes.filter((s) => pairing.requested.includes(s)); // never wider than asked
   if (input.websiteId === null) {
-    if (pairing.admin) throw new PairingError('validation_failed', 'The admin variant needs a website; company-wide approval is refused.');
-    if (ws.ownerUserId !== input.userId) throw new PairingError('owner_only', 'Only the company owner can approve a company-wide pairing.');
-    if (Object.keys(ws.sites).length > 0) throw new PairingError('validation_failed', 'This company has a website: choose which website the pairing is for.');
+    if (pairing.admin) throw new DomainError('validation_failed', 'The admin variant needs a website; company-wide approval is refused.');
+    if (ws.ownerUserId !== input.userId) throw new DomainError('owner_only', 'Only the company owner can approve a company-wide pairing.');
+    if (Object.keys(ws.sites).length > 0) throw new DomainError('validation_failed', 'This company has a website: choose which website the pairing is for.');
   } else {
     const site = entryOf(ws.sites, input.websiteId);
-    if (!site) throw new PairingError('not_found', 'No such website.');
-    if (site.members[input.userId] !== 'owner') throw new PairingError('owner_only', 'Only an owner of this website can approve a pairing.');
+    if (!site) throw new DomainError('not_found', 'No such website.');
+    if (site.members[input.userId] !== 'owner') throw new DomainError('owner_only', 'Only an owner of this website can approve a pairing.');
   }
   if (pairing.readOnly) {
-    if (input.websiteId === null) throw new PairingError('validation_failed', 'A read-only pairing needs a website.');
+    if (input.websiteId === null) throw new DomainError('validation_failed', 'A read-only pairing needs a website.');
     const token = `smcp_deliver_${randomBytes(32).toString('base64url')}`;
     const site = ws.sites[input.websiteId]!;
     site.deliveryTokens.push({ tokenHash: hash(token), prefix: token.slice(0, 17), createdAt: now.toISOString() });

@@ -6,7 +6,7 @@ import type { Connection, Plan, Site, WorkspaceDoc } from './model.js';
 import type { PlanKind, Role } from './vocabulary.js';
 import { ROLE_RANK } from './vocabulary.js';
 import { newId } from './ids.js';
-import { ToolError } from './errors.js';
+import { DomainError } from './errors.js';
 import { satisfies } from './scopes.js';
 import { entryOf } from './model.js';
 
@@ -72,12 +72,6 @@ export function reviewCard(plan: Plan, site: Site | undefined, baseUrl: string) 
   };
 }
 
-export class DecisionError extends Error {
-  constructor(readonly code: 'not_found' | 'forbidden' | 'conflict', message: string) {
-    super(message);
-  }
-}
-
 /**
  * A signed-in person approves or declines a plan (rules plan-approval-signed-in-owner,
  * plan-approver-owner-and-creator, plan-approve-before-expiry). The app page and the fixtures protocol both
@@ -87,15 +81,15 @@ export function decidePlan(ws: WorkspaceDoc, planId: string, userId: string, dec
   collectExpiredPlans(ws, now);
   const plan = entryOf(ws.plans, planId);
   if (!plan) {
-    if (entryOf(ws.expiredPlans, planId) !== undefined) throw new DecisionError('conflict', 'This plan expired. Ask the assistant to prepare a fresh one.');
-    throw new DecisionError('not_found', 'No such plan.');
+    if (entryOf(ws.expiredPlans, planId) !== undefined) throw new DomainError('plan_expired', 'This plan expired. Ask the assistant to prepare a fresh one.');
+    throw new DomainError('not_found', 'No such plan.');
   }
   const connection = entryOf(ws.connections, plan.connectionId);
   const site = entryOf(ws.sites, plan.websiteId);
   if (!connection || !site || site.members[userId] !== 'owner' || connection.createdBy !== userId) {
-    throw new DecisionError('forbidden', 'Only the owner of this website who created the connection can decide on this plan.');
+    throw new DomainError('owner_only', 'Only the owner of this website who created the connection can decide on this plan.');
   }
-  if (plan.status !== 'awaiting_approval') throw new DecisionError('conflict', `This plan is already ${plan.status.replace('_', ' ')}.`);
+  if (plan.status !== 'awaiting_approval') throw new DomainError('conflict', `This plan is already ${plan.status.replace('_', ' ')}.`);
   plan.status = decision === 'approve' ? 'approved' : 'declined';
   return plan;
 }
@@ -109,31 +103,31 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
   collectExpiredPlans(ws, now);
   const plan = entryOf(ws.plans, planId);
   if (!plan) {
-    if (entryOf(ws.expiredPlans, planId) !== undefined) throw new ToolError('plan_expired', 'This plan expired (plans live 5 minutes). Prepare a fresh one and ask the owner to approve it.', { planId });
-    throw new ToolError('not_found', `No plan "${planId}" exists for this connection.`);
+    if (entryOf(ws.expiredPlans, planId) !== undefined) throw new DomainError('plan_expired', 'This plan expired (plans live 5 minutes). Prepare a fresh one and ask the owner to approve it.', { planId });
+    throw new DomainError('not_found', `No plan "${planId}" exists for this connection.`);
   }
   if (plan.connectionId !== connection.connectionId) {
-    throw new ToolError('plan_wrong_caller', 'Only the connection that prepared this plan can confirm it. Prepare a fresh plan from this connection.', { planId });
+    throw new DomainError('plan_wrong_caller', 'Only the connection that prepared this plan can confirm it. Prepare a fresh plan from this connection.', { planId });
   }
   if (websiteId !== undefined && websiteId !== plan.websiteId) {
-    throw new ToolError('plan_anchor_mismatch', 'This plan belongs to another website; a plan cannot be pointed at a different site. Prepare a plan for that site.', { planId });
+    throw new DomainError('plan_anchor_mismatch', 'This plan belongs to another website; a plan cannot be pointed at a different site. Prepare a plan for that site.', { planId });
   }
-  if (plan.status === 'declined') throw new ToolError('plan_declined', 'The owner declined this plan.', { planId });
-  if (plan.status === 'redeemed') throw new ToolError('plan_used', 'This plan was already carried out; plans work exactly once. Prepare a fresh one.', { planId });
+  if (plan.status === 'declined') throw new DomainError('plan_declined', 'The owner declined this plan.', { planId });
+  if (plan.status === 'redeemed') throw new DomainError('plan_used', 'This plan was already carried out; plans work exactly once. Prepare a fresh one.', { planId });
   if (plan.status !== 'approved') {
-    throw new ToolError('plan_not_approved', 'The owner has not approved this plan yet. Ask them to open the approval link, then confirm again.', { planId });
+    throw new DomainError('plan_not_approved', 'The owner has not approved this plan yet. Ask them to open the approval link, then confirm again.', { planId });
   }
   const spec = planKindSpec(plan.kind);
   if (!satisfies(connection.scopes, spec.scope)) {
-    throw new ToolError('scope_denied', `This connection lacks the scope ${spec.scope} that this plan needs.`, { requiredScopes: [spec.scope], grantedScopes: connection.scopes });
+    throw new DomainError('scope_denied', `This connection lacks the scope ${spec.scope} that this plan needs.`, { requiredScopes: [spec.scope], grantedScopes: connection.scopes });
   }
   const site = ws.sites[plan.websiteId];
-  if (!site) throw new ToolError('not_found', `No plan "${planId}" exists for this connection.`);
+  if (!site) throw new DomainError('not_found', `No plan "${planId}" exists for this connection.`);
   const role = site.members[connection.createdBy] as Role | undefined;
-  if (!role) throw new ToolError('access_denied', 'The person who created this connection no longer has access to the plan\'s website.', { cause: 'creator-access-removed' });
+  if (!role) throw new DomainError('access_denied', 'The person who created this connection no longer has access to the plan\'s website.', { cause: 'creator-access-removed' });
   const needsOwner = spec.ownerOnly || plan.kind === 'create_company';
-  if (needsOwner && role !== 'owner') throw new ToolError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
-  if (ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', `The connection's creator is now a ${role} of this website.`, { cause: `creator-role-${role}` });
-  if (spec.area && ws.areasOff.includes(spec.area)) throw new ToolError('area_disabled', `The ${spec.area} area is switched off for this account by its agency.`, { cause: `area-${spec.area}-off` });
+  if (needsOwner && role !== 'owner') throw new DomainError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
+  if (ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', `The connection's creator is now a ${role} of this website.`, { cause: `creator-role-${role}` });
+  if (spec.area && ws.areasOff.includes(spec.area)) throw new DomainError('area_disabled', `The ${spec.area} area is switched off for this account by its agency.`, { cause: `area-${spec.area}-off` });
   return { plan, site };
 }

@@ -1,7 +1,7 @@
 // Sliding-window rate limits (§8): per connection, per workspace, and per-tool throttles, all configured by
 // spec/limits.json. Counters live in memory: they protect this process, and a restart forgets at most one
 // window. Times come from the workspace's clock (the clock service), so a window moves with that workspace's time.
-import { ToolError } from './errors.js';
+import { DomainError } from './errors.js';
 
 export interface Window {
   limit: number;
@@ -38,8 +38,8 @@ export class SlidingWindowLimiter {
   }
 }
 
-export function rateLimited(what: string, refused: { retryAfterSeconds: number; window: Window }, code: 'rate_limited' | 'throttled' = 'rate_limited'): ToolError {
-  return new ToolError(code, `Too many calls: ${what} allows ${refused.window.limit} per ${refused.window.windowSeconds} seconds. Retry after ${refused.retryAfterSeconds} seconds.`, {
+export function rateLimited(what: string, refused: { retryAfterSeconds: number; window: Window }, code: 'rate_limited' | 'throttled' = 'rate_limited'): DomainError {
+  return new DomainError(code, `Too many calls: ${what} allows ${refused.window.limit} per ${refused.window.windowSeconds} seconds. Retry after ${refused.retryAfterSeconds} seconds.`, {
     retryAfterSeconds: refused.retryAfterSeconds,
     limit: refused.window.limit,
     windowSeconds: refused.window.windowSeconds,

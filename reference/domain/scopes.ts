@@ -1,5 +1,6 @@
 // Scope resolution (§2.1, §2.2, §9.2), driven entirely by spec/scopes.json.
 import { readFileSync } from 'node:fs';
+import { DomainError } from './errors.js';
 
 interface ScopeEntry { name: string; default: 'always' | 'on' | 'off'; implies: string[]; grants: string; since?: string }
 interface PresetVersion { from: string; scopes: string[] }
@@ -18,7 +19,6 @@ const SINCE = new Map(file.scopes.map((s) => [s.name, s.since ?? '0000-00-00']))
 /** Whether a scope existed on `day` (YYYY-MM-DD): §9.2 dates domain:read and the 2026-07-28 scopes. */
 const existedOn = (scope: string, day: string) => (SINCE.get(scope) ?? '9999-99-99') <= day;
 
-export class ScopeError extends Error {}
 
 /** Orders scopes as the catalogue does, so stored lists and displays are stable. */
 function canonical(scopes: Iterable<string>): string[] {
@@ -29,7 +29,7 @@ function canonical(scopes: Iterable<string>): string[] {
 function presetScopesAt(preset: Preset, at: Date): string[] {
   const day = at.toISOString().slice(0, 10);
   const version = [...preset.versions].sort((a, b) => b.from.localeCompare(a.from)).find((v) => v.from <= day);
-  if (!version) throw new ScopeError(`preset ${preset.name} did not exist on ${day}`);
+  if (!version) throw new DomainError('validation_failed', `preset ${preset.name} did not exist on ${day}`);
   return version.scopes;
 }
 
@@ -45,15 +45,15 @@ export function resolveScopes(input: { scopes?: string[]; preset?: string }, at:
   let presetLabel = file.customLabel;
   if (input.preset !== undefined) {
     const preset = file.presets.find((p) => p.name === input.preset);
-    if (!preset) throw new ScopeError(`unknown preset "${input.preset}"`);
+    if (!preset) throw new DomainError('validation_failed', `unknown preset "${input.preset}"`);
     // A preset holds only the scopes that existed when the connection was made (rule scopes-dated).
     chosen = presetScopesAt(preset, at).filter((s) => existedOn(s, day));
     presetLabel = preset.label;
   } else {
     chosen = input.scopes ?? DEFAULTS.filter((s) => existedOn(s, day));
-    for (const s of chosen) if (!ALL_SCOPES.includes(s)) throw new ScopeError(`unknown scope "${s}"`);
+    for (const s of chosen) if (!ALL_SCOPES.includes(s)) throw new DomainError('validation_failed', `unknown scope "${s}"`);
     const notYet = chosen.filter((s) => !existedOn(s, day));
-    if (notYet.length) throw new ScopeError(`${notYet.join(', ')} did not exist yet on ${day} (scopes are dated, §9.2)`);
+    if (notYet.length) throw new DomainError('validation_failed', `${notYet.join(', ')} did not exist yet on ${day} (scopes are dated, §9.2)`);
   }
   return { scopes: canonical([...ALWAYS, ...chosen]), presetLabel };
 }

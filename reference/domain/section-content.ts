@@ -2,7 +2,7 @@
 // section type's schema in spec/schemas/section-content.schema.json, which admits plain text only, so raw
 // HTML or CSS can never enter (rule replace-section-no-raw-markup).
 import { sharedAjv } from '../../spec/index.js';
-import { ToolError } from './errors.js';
+import { DomainError } from './errors.js';
 import type { Section } from './model.js';
 
 const ajv = sharedAjv();
@@ -16,10 +16,10 @@ export function sectionTypes(): string[] {
 export function validateSectionContent(type: string, content: unknown): void {
   const validate = ajv.getSchema(`${BASE}#/$defs/${type}`);
   if (!validate || !sectionTypes().includes(type)) {
-    throw new ToolError('validation_failed', `Unknown section type "${type}".`, { issues: [{ path: '/type', message: `one of ${sectionTypes().join(', ')}` }] });
+    throw new DomainError('validation_failed', `Unknown section type "${type}".`, { issues: [{ path: '/type', message: `one of ${sectionTypes().join(', ')}` }] });
   }
   if (!validate(content)) {
-    throw new ToolError('validation_failed', `The content does not match the "${type}" section schema.`, {
+    throw new DomainError('validation_failed', `The content does not match the "${type}" section schema.`, {
       issues: (validate.errors ?? []).slice(0, 20).map((e) => ({
         path: `/content${e.instancePath}`,
         message: e.params && 'additionalProperty' in e.params ? `unknown field "${String(e.params.additionalProperty)}"` : (e.message ?? 'invalid'),
@@ -47,7 +47,7 @@ export function setSectionText(section: Section, field: string, text: string): v
   const next = structuredClone(section.content);
   const at = locate(next, field);
   if (!at || (at.key in at.holder && typeof at.holder[at.key] !== 'string')) {
-    throw new ToolError('validation_failed', `Section ${section.sectionId} (${section.type}) has no text field "${field}".`, { issues: [{ path: '/field', message: 'not a text field of this section' }] });
+    throw new DomainError('validation_failed', `Section ${section.sectionId} (${section.type}) has no text field "${field}".`, { issues: [{ path: '/field', message: 'not a text field of this section' }] });
   }
   at.holder[at.key] = text;
   validateSectionContent(section.type, next);

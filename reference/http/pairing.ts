@@ -5,8 +5,10 @@ import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { sharedAjv } from '../../spec/index.js';
 import type { Runtime } from '../runtime.js';
-import { readJsonBody, BodyError } from './body.js';
-import { approvePairing, PairingError, PairingsFull, type Pairing } from '../domain/pairing.js';
+import { readJsonBody } from './body.js';
+import { approvePairing, type Pairing } from '../domain/pairing.js';
+import { DomainError } from '../domain/errors.js';
+import { answerError, HTTP_STATUS } from './errors.js';
 import { rateLimited } from '../domain/rate-limit.js';
 import { clientAddress } from './app/client-address.js';
 import { indexConnection } from '../domain/authenticate.js';
@@ -17,12 +19,11 @@ import { csrfOk, form } from './app/routes.js';
 import { entryOf } from '../domain/model.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
-const STATUS: Record<PairingError['code'], number> = { validation_failed: 400, not_found: 404, owner_only: 403, conflict: 409 };
 
 /** Approves a pairing as `userId` and makes its token findable: shared by the page and the fixtures protocol. */
 export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }) {
   const wsId = await rt.store.lookupDirectory('user', input.userId);
-  if (!wsId) throw new PairingError('not_found', 'No such user.');
+  if (!wsId) throw new DomainError('not_found', 'No such user.');
   return rt.store.transact(wsId, (ws, tx) => {
     const result = approvePairing(ws, pairing, input, rt.clock.now(ws.id));
     // Findable in the same commit as the connection or delivery token (rule store-lookups-with-document).
@@ -90,25 +91,15 @@ export function pairingRouter(rt: Runtime): Router {
   const ajv = sharedAjv();
   const validate = (def: string, body: unknown) => {
     const v = ajv.getSchema(`${SCHEMA}#/$defs/${def}`)!;
-    if (!v(body)) throw new PairingError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(v.errors)}`);
+    if (!v(body)) throw new DomainError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(v.errors)}`);
     return body;
   };
   const json = async (ctx: Context, fn: () => Promise<unknown> | unknown) => {
     try {
       ctx.body = await fn();
     } catch (error) {
-      if (error instanceof PairingError) {
-        ctx.status = STATUS[error.code];
-        ctx.body = { error: { code: error.code, message: error.message } };
-      } else if (error instanceof PairingsFull) {
-        // The service is at capacity, not this client at fault: 503 and when to come back.
-        ctx.status = 503;
-        ctx.set('Retry-After', String(error.retryAfterSeconds));
-        ctx.body = { error: { code: 'pairing_capacity', message: error.message, retryAfterSeconds: error.retryAfterSeconds } };
-      } else if (error instanceof BodyError) {
-        ctx.status = error.status;
-        ctx.body = { error: { code: 'validation_failed', message: error.message } };
-      } else throw error;
+      if (!(error instanceof DomainError)) throw error;
+      answerError(ctx, error);
     }
   };
 
@@ -116,13 +107,7 @@ export function pairingRouter(rt: Runtime): Router {
     // Counted per client address before the body is even read (rule pair-start-throttled-per-address).
     const { perAddress, maxPending } = rt.limits.pairStart;
     const refused = rt.limiter.take([{ key: `pair-start:address:${clientAddress(ctx)}`, window: perAddress }], Date.now());
-    if (refused) {
-      const error = rateLimited('pairing starts from one address', refused);
-      ctx.status = 429;
-      ctx.set('Retry-After', String(refused.retryAfterSeconds));
-      ctx.body = { error: { code: error.code, message: error.message, retryAfterSeconds: refused.retryAfterSeconds } };
-      return;
-    }
+    if (refused) return answerError(ctx, rateLimited('pairing starts from one address', refused));
     await json(ctx, async () => {
       const body = validate('PairStartRequest', await readJsonBody(ctx.req, 16 * 1024)) as { scopes: string[]; admin?: boolean; readOnly?: boolean };
       // At most maxPending pairings in memory (rule pairings-in-memory-capped).
@@ -203,8 +188,8 @@ export function pairingRouter(rt: Runtime): Router {
       await approveAs(rt, pairing, { userId: session.userId, websiteId: body.get('websiteId') || null, scopes: body.getAll('scope') });
       page(ctx, 'Approved', '<p>Return to your terminal: the tool receives its token on its next poll.</p>');
     } catch (error) {
-      if (!(error instanceof PairingError)) throw error;
-      page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, STATUS[error.code]);
+      if (!(error instanceof DomainError)) throw error;
+      page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, HTTP_STATUS[error.code]);
     }
   });
 

@@ -11,7 +11,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { authenticateBearer } from '../domain/authenticate.js';
 import type { Runtime } from '../runtime.js';
 import { buildMcpServer } from './server.js';
-import { readJsonBody, BodyError } from '../http/body.js';
+import { readJsonBody } from '../http/body.js';
+import { DomainError } from '../domain/errors.js';
+import { HTTP_STATUS } from '../http/errors.js';
 import { invalidParams, oversizedToolCall } from './message-shape.js';
 import { callTool } from './pipeline.js';
 import { toCallToolResult } from './envelope.js';
@@ -40,7 +42,7 @@ export function mcpHandler(rt: Runtime) {
     try {
       body = await readJsonBody(ctx.req, MAX_BODY_BYTES);
     } catch (error) {
-      if (error instanceof BodyError) return jsonRpcError(ctx, error.status, -32700, error.message);
+      if (error instanceof DomainError) return jsonRpcError(ctx, HTTP_STATUS[error.code], -32700, error.message);
       throw error;
     }
     // JSON-RPC 2.0: an empty batch is an Invalid Request (the SDK would answer 202 with nothing).

@@ -1,9 +1,9 @@
 // The one path every tool call takes, as a table of named steps (after panva/node-oidc-provider's actions: one
 // check per step, each naming the rule it enforces). callTool runs the table in order; a step refuses the call by
-// throwing a ToolError, which the envelope step turns into { ok: false, error }, so every outcome is an envelope
+// throwing a DomainError, which the envelope step turns into { ok: false, error }, so every outcome is an envelope
 // and nothing escapes as a crash. A step that wraps the ones after it (activity, envelope, held commits) is an
 // `around` step; every other step is a `run` step.
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../domain/authorize.js';
 import { rateLimited } from '../domain/rate-limit.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
@@ -101,16 +101,16 @@ async function recordActivity(call: Call, rest: () => Promise<void>): Promise<vo
   }
 }
 
-/** Rule never-a-server-error: a refusal answers its ToolError; anything else is an internal_error, logged here once. */
+/** Rule never-a-server-error: a refusal answers its DomainError; anything else is an internal_error, logged here once. */
 async function answerEnvelope(call: Call, rest: () => Promise<void>): Promise<void> {
   try {
     await rest();
     call.answer = { ok: true, data: call.data };
   } catch (error) {
     const toolError =
-      error instanceof ToolError
+      error instanceof DomainError
         ? error
-        : (console.error(`[site-mcp] ${call.name} failed:`, error), new ToolError('internal_error', `${call.name} failed unexpectedly; no change was kept. Try again, or report it if it persists.`));
+        : (console.error(`[site-mcp] ${call.name} failed:`, error), new DomainError('internal_error', `${call.name} failed unexpectedly; no change was kept. Try again, or report it if it persists.`));
     call.answer = { ok: false, error: toolError.toJSON() };
   }
 }
@@ -123,7 +123,7 @@ function takeRateLimits(call: Call): void {
 /** Rule tool-catalogue-exact: a name outside the catalogue is not found. */
 function findTool(call: Call): void {
   call.tool = call.rt.catalogue.get(call.name);
-  if (!call.tool) throw new ToolError('not_found', `There is no tool named "${call.name}". Call tools/list for the catalogue.`);
+  if (!call.tool) throw new DomainError('not_found', `There is no tool named "${call.name}". Call tools/list for the catalogue.`);
 }
 
 /** Rule scope-ceiling: the connection's scopes bound every call, whoever created it. */
@@ -135,7 +135,7 @@ function checkScopeCeiling(call: Call): void {
 function boundArguments(call: Call): void {
   const tooComplex = complexityProblem(call.args, call.rt.limits.toolArguments);
   if (tooComplex) {
-    throw new ToolError('validation_failed', `The arguments of ${call.name} are ${tooComplex}; send a smaller document.`, { issues: [{ path: '/', message: tooComplex }] });
+    throw new DomainError('validation_failed', `The arguments of ${call.name} are ${tooComplex}; send a smaller document.`, { issues: [{ path: '/', message: tooComplex }] });
   }
 }
 
@@ -143,7 +143,7 @@ function boundArguments(call: Call): void {
 function validateArguments(call: Call): void {
   const { validateInput } = toolOf(call);
   if (!validateInput(call.args)) {
-    throw new ToolError('validation_failed', `The arguments of ${call.name} do not match its input schema.`, { issues: issuesOf(validateInput.errors) });
+    throw new DomainError('validation_failed', `The arguments of ${call.name} do not match its input schema.`, { issues: issuesOf(validateInput.errors) });
   }
 }
 
@@ -185,7 +185,7 @@ async function runHandler(call: Call): Promise<void> {
   const { rt, ws, connection, site, entry } = call;
   const handler = handlerFor(rt.handlers, call.name);
   if (!handler) {
-    throw new ToolError('not_implemented', `${call.name} is in the catalogue but the reference server does not implement it yet.`, { tool: call.name });
+    throw new DomainError('not_implemented', `${call.name} is in the catalogue but the reference server does not implement it yet.`, { tool: call.name });
   }
   const ctx: ToolContext = {
     rt,
@@ -197,7 +197,7 @@ async function runHandler(call: Call): Promise<void> {
     write: (operation) =>
       rt.store.transact(ws.id, (fresh, tx) => {
         const freshSite = site ? fresh.sites[site.websiteId] : undefined;
-        if (site && !freshSite) throw new ToolError('not_found', 'The website was removed while the call ran.');
+        if (site && !freshSite) throw new DomainError('not_found', 'The website was removed while the call ran.');
         return operation(fresh, freshSite as Site, tx);
       }),
     note: (summary, extra) => {
@@ -213,7 +213,7 @@ function checkAnswer(call: Call): void {
   const { validateOutput } = toolOf(call);
   if (validateOutput(call.data)) return;
   console.error(`[site-mcp] ${call.name} output violates its schema:`, JSON.stringify(validateOutput.errors));
-  throw new ToolError('internal_error', `${call.name} produced a result that does not match its output schema; no change was kept. This is a server bug.`);
+  throw new DomainError('internal_error', `${call.name} produced a result that does not match its output schema; no change was kept. This is a server bug.`);
 }
 
 /** The call path, in order (a composition may change it: reference/app.ts; the server runs rt.callSteps). */
@@ -256,7 +256,7 @@ export async function callTool(
   const ws = await rt.store.read(principal.workspaceId);
   const connection = ws?.connections[principal.connectionId];
   if (!ws || !connection) {
-    return { ok: false, error: new ToolError('access_denied', 'This connection no longer exists.').toJSON() };
+    return { ok: false, error: new DomainError('access_denied', 'This connection no longer exists.').toJSON() };
   }
   const now = rt.clock.now(ws.id);
   const entry: ActivityEntry = {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime.js';
 import { checkRateLimits, type Principal } from './pipeline.js';
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 
 interface PromptSpec { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[]; template: string }
 const PROMPTS = (JSON.parse(readFileSync(new URL('../../spec/prompts.json', import.meta.url), 'utf8')) as { prompts: PromptSpec[] }).prompts;
@@ -26,7 +26,7 @@ export async function getPrompt(rt: Runtime, principal: Principal, name: string,
       checkRateLimits(rt, principal, rt.clock.now(ws.id).getTime());
     } catch (error) {
       // A plain error with a JSON-RPC code: the SDK sends its message as is (McpError would prefix it twice).
-      if (error instanceof ToolError) throw Object.assign(new Error(error.message), { code: -32000, data: error.toJSON() });
+      if (error instanceof DomainError) throw Object.assign(new Error(error.message), { code: -32000, data: error.toJSON() });
       throw error;
     }
     await rt.activity.append({

@@ -10,7 +10,8 @@ import type { Runtime } from '../runtime.js';
 import { createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { HTTP_STATUS } from '../http/errors.js';
 import { esc, formTargetSource, page } from '../http/app/html.js';
 import { csrfOk, form } from '../http/app/routes.js';
 import { OAuthEdge } from './edge.js';
@@ -85,7 +86,7 @@ ${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(
         return created;
       });
     } catch (error) {
-      if (error instanceof ToolError) return page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, 403);
+      if (error instanceof DomainError) return page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, HTTP_STATUS[error.code]);
       throw error;
     }
     const grant = new oauth.idp.provider.Grant({ accountId: session.userId, clientId });

@@ -3,8 +3,8 @@
 // a program acts on. The features and the plans model (conformance/properties/plans-model.test.ts) check the rail
 // black-box; these pin the boundaries and details they cannot reach (a day of tombstones, each refusal's details).
 import { describe, expect, it } from 'vitest';
-import { checkRedeemable, collectExpiredPlans, createPlan, decidePlan, DecisionError, reviewCard } from '../domain/plans.js';
-import { ToolError } from '../domain/errors.js';
+import { checkRedeemable, collectExpiredPlans, createPlan, decidePlan, reviewCard } from '../domain/plans.js';
+import { DomainError } from '../domain/errors.js';
 import type { Connection, Plan, Site, WorkspaceDoc } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
 
@@ -27,8 +27,7 @@ function refusal(run: () => unknown) {
   try {
     run();
   } catch (error) {
-    if (error instanceof ToolError) return error.toJSON();
-    if (error instanceof DecisionError) return { code: error.code, message: error.message };
+    if (error instanceof DomainError) return error.toJSON();
     throw error;
   }
   throw new Error('expected a refusal');
@@ -83,32 +82,32 @@ describe('decidePlan rule:plan-approver-owner-and-creator rule:plan-approve-befo
     const d = plan(ws, connection);
     expect(decidePlan(ws, a.planId, owner, 'approve', T0).status).toBe('approved');
     expect(decidePlan(ws, d.planId, owner, 'decline', T0).status).toBe('declined');
-    expect(refusal(() => decidePlan(ws, a.planId, owner, 'decline', T0))).toEqual({ code: 'conflict', message: 'This plan is already approved.' });
-    expect(refusal(() => decidePlan(ws, d.planId, owner, 'approve', T0))).toEqual({ code: 'conflict', message: 'This plan is already declined.' });
+    expect(refusal(() => decidePlan(ws, a.planId, owner, 'decline', T0))).toMatchObject({ code: 'conflict', message: 'This plan is already approved.' });
+    expect(refusal(() => decidePlan(ws, d.planId, owner, 'approve', T0))).toMatchObject({ code: 'conflict', message: 'This plan is already declined.' });
   });
 
-  it('another member, an owner who did not create the connection, or a plan whose connection or site is gone: forbidden', () => {
+  it('another member, an owner who did not create the connection, or a plan whose connection or site is gone: owner_only', () => {
     const { ws, connection, site } = fixture();
     site.members.usr_other = 'owner';
     const p = plan(ws, connection);
-    expect(refusal(() => decidePlan(ws, p.planId, 'usr_editor', 'approve', T0)).code).toBe('forbidden');
-    expect(refusal(() => decidePlan(ws, p.planId, 'usr_other', 'approve', T0)).code).toBe('forbidden');
+    expect(refusal(() => decidePlan(ws, p.planId, 'usr_editor', 'approve', T0)).code).toBe('owner_only');
+    expect(refusal(() => decidePlan(ws, p.planId, 'usr_other', 'approve', T0)).code).toBe('owner_only');
     const noConnection = fixture();
     const q = plan(noConnection.ws, noConnection.connection);
     delete noConnection.ws.connections.conn_1;
-    expect(refusal(() => decidePlan(noConnection.ws, q.planId, owner, 'approve', T0)).code).toBe('forbidden');
+    expect(refusal(() => decidePlan(noConnection.ws, q.planId, owner, 'approve', T0)).code).toBe('owner_only');
     const noSite = fixture();
     const r = plan(noSite.ws, noSite.connection);
     delete noSite.ws.sites.site_1;
-    expect(refusal(() => decidePlan(noSite.ws, r.planId, owner, 'approve', T0)).code).toBe('forbidden');
+    expect(refusal(() => decidePlan(noSite.ws, r.planId, owner, 'approve', T0)).code).toBe('owner_only');
     expect(ws.plans[p.planId]!.status).toBe('awaiting_approval');
   });
 
-  it('an expired plan is a conflict that says so; an unknown id (also an inherited name) is not found', () => {
+  it('an expired plan is plan_expired and says so; an unknown id (also an inherited name) is not found', () => {
     const { ws, connection } = fixture();
     const p = plan(ws, connection);
-    expect(refusal(() => decidePlan(ws, p.planId, owner, 'approve', at(5 * MINUTE)))).toEqual({ code: 'conflict', message: 'This plan expired. Ask the assistant to prepare a fresh one.' });
-    expect(refusal(() => decidePlan(ws, 'plan_nope', owner, 'approve', T0))).toEqual({ code: 'not_found', message: 'No such plan.' });
+    expect(refusal(() => decidePlan(ws, p.planId, owner, 'approve', at(5 * MINUTE)))).toMatchObject({ code: 'plan_expired', message: 'This plan expired. Ask the assistant to prepare a fresh one.' });
+    expect(refusal(() => decidePlan(ws, 'plan_nope', owner, 'approve', T0))).toMatchObject({ code: 'not_found', message: 'No such plan.' });
     expect(refusal(() => decidePlan(ws, 'toString', owner, 'approve', T0)).code).toBe('not_found');
   });
 });

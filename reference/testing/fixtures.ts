@@ -6,20 +6,20 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { sharedAjv } from '../../spec/index.js';
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { connectionView, createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
-import { buildWorld, WorldError, type WorldRequest } from './world.js';
+import { buildWorld, type WorldRequest } from './world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
 import { companyFacts } from '../domain/company.js';
-import { collectExpiredPlans, decidePlan, DecisionError } from '../domain/plans.js';
-import { PairingError } from '../domain/pairing.js';
+import { collectExpiredPlans, decidePlan } from '../domain/plans.js';
 import { approveAs } from '../http/pairing.js';
 import type { Runtime } from '../runtime.js';
 import type { Network } from '../services.js';
 import type { TestClock } from './clock.js';
-import { readJsonBody, BodyError } from '../http/body.js';
+import { readJsonBody } from '../http/body.js';
+import { answerError } from '../http/errors.js';
 import { entryOf } from '../domain/model.js';
 import { consentAsOwner, type OAuthConsentRequest } from './oauth-consent.js';
 
@@ -49,19 +49,19 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   const validated = <T>(def: string, body: unknown): T => {
     const validate = ajv.getSchema(`${SCHEMA}#/$defs/${def}`)!;
     if (!validate(body)) {
-      throw new ToolError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(validate.errors)}`);
+      throw new DomainError('validation_failed', `Body does not match ${def}: ${ajv.errorsText(validate.errors)}`);
     }
     return body as T;
   };
   const validatedPairing = (value: unknown) => {
     const v = ajv.getSchema('https://site-mcp.invalid/spec/schemas/pairing.schema.json#/$defs/PairApproveRequest')!;
-    if (!v(value)) throw new ToolError('validation_failed', `Body does not match PairApproveRequest: ${ajv.errorsText(v.errors)}`);
+    if (!v(value)) throw new DomainError('validation_failed', `Body does not match PairApproveRequest: ${ajv.errorsText(v.errors)}`);
     return value;
   };
   const body = async <T>(ctx: Context, def: string): Promise<T> => validated<T>(def, await readJsonBody(ctx.req, 1024 * 1024));
   const workspaceOf = async (kind: 'site' | 'user', id: string) => {
     const wsId = await rt.store.lookupDirectory(kind, id);
-    if (!wsId) throw new ToolError('not_found', `No ${kind} "${id}".`);
+    if (!wsId) throw new DomainError('not_found', `No ${kind} "${id}".`);
     return wsId;
   };
 
@@ -74,13 +74,8 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     try {
       await next();
     } catch (error) {
-      if (error instanceof ToolError) {
-        ctx.status = error.code === 'not_found' ? 404 : error.code === 'owner_only' ? 403 : 400;
-        ctx.body = { error: { code: error.code, message: error.message } };
-      } else if (error instanceof WorldError || error instanceof BodyError) {
-        ctx.status = error instanceof BodyError ? error.status : 400;
-        ctx.body = { error: { code: 'validation_failed', message: error.message } };
-      } else throw error;
+      if (!(error instanceof DomainError)) throw error;
+      answerError(ctx, error);
     }
   });
 
@@ -136,7 +131,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     const wsId = await workspaceOf('site', request.websiteId);
     await rt.store.transact(wsId, (ws) => {
       const site = entryOf(ws.sites, request.websiteId);
-      if (!site || !ws.users[request.userId]) throw new ToolError('not_found', 'No such site or user in that workspace.');
+      if (!site || !ws.users[request.userId]) throw new DomainError('not_found', 'No such site or user in that workspace.');
       if (request.role === null) delete site.members[request.userId];
       else site.members[request.userId] = request.role;
     });
@@ -154,7 +149,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   // The workspace's own clock moves on; every other workspace's stays (the test clock, ./clock.ts).
   router.post('/workspaces/:id/clock', async (ctx) => {
     const request = await body<{ advanceSeconds: number }>(ctx, 'ClockRequest');
-    if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', 'No such workspace.');
+    if (!(await rt.store.exists(ctx.params.id!))) throw new DomainError('not_found', 'No such workspace.');
     ctx.body = { now: seams.clock.advance(ctx.params.id!, request.advanceSeconds).toISOString() };
   });
 
@@ -178,7 +173,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   ];
   for (const [route, armed] of faultRoutes) {
     router.post(`/workspaces/:id/${route}`, async (ctx) => {
-      if (!(await rt.store.exists(ctx.params.id!))) throw new ToolError('not_found', `No workspace "${ctx.params.id}".`);
+      if (!(await rt.store.exists(ctx.params.id!))) throw new DomainError('not_found', `No workspace "${ctx.params.id}".`);
       armed.add(ctx.params.id!);
       ctx.body = {};
     });
@@ -205,27 +200,21 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     router.post(`/plans/:planId/${decision}`, async (ctx) => {
       const request = await body<{ userId: string }>(ctx, 'PlanDecisionRequest');
       const wsId = await workspaceOf('user', request.userId);
-      try {
-        const plan = await rt.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, rt.clock.now(ws.id)));
-        ctx.body = { status: plan.status };
-      } catch (error) {
-        if (!(error instanceof DecisionError)) throw error;
-        ctx.status = error.code === 'not_found' ? 404 : error.code === 'forbidden' ? 403 : 409;
-        ctx.body = { error: { code: error.code, message: error.message } };
-      }
+      const plan = await rt.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, rt.clock.now(ws.id)));
+      ctx.body = { status: plan.status };
     });
   }
 
   router.get('/plans/:planId', async (ctx) => {
     const wsId = String(ctx.query.workspaceId ?? '');
-    if (!(await rt.store.read(wsId))) throw new ToolError('not_found', 'No such workspace.');
+    if (!(await rt.store.read(wsId))) throw new DomainError('not_found', 'No such workspace.');
     // Collect first, as any write would, so an expired plan is observably gone (rule plan-expired-garbage-collected).
     const ws = await rt.store.transact(wsId, (doc) => {
       collectExpiredPlans(doc, rt.clock.now(doc.id));
       return doc;
     });
     const plan = entryOf(ws.plans, ctx.params.planId);
-    if (!plan) throw new ToolError('not_found', 'No such plan (never created, or garbage-collected after expiry).');
+    if (!plan) throw new DomainError('not_found', 'No such plan (never created, or garbage-collected after expiry).');
     ctx.body = { planId: plan.planId, status: plan.status, kind: plan.kind, websiteId: plan.websiteId, expiresAt: plan.expiresAt };
   });
 
@@ -233,13 +222,8 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   router.post('/pairings/:userCode/approve', async (ctx) => {
     const request = validatedPairing(await readJsonBody(ctx.req, 64 * 1024)) as { userId: string; websiteId: string | null; scopes: string[] };
     const pairing = rt.pairings.find(ctx.params.userCode!);
-    if (!pairing) throw new ToolError('not_found', 'No such pairing (unknown, used or expired).');
-    try {
-      await approveAs(rt, pairing, request);
-    } catch (error) {
-      if (error instanceof PairingError) throw new ToolError(error.code === 'conflict' ? 'validation_failed' : error.code, error.message);
-      throw error;
-    }
+    if (!pairing) throw new DomainError('not_found', 'No such pairing (unknown, used or expired).');
+    await approveAs(rt, pairing, request);
     ctx.body = { status: pairing.status };
   });
 
@@ -282,7 +266,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 }
 
 function notFoundWorkspace(error: unknown): never {
-  if (error instanceof Error && /does not exist/.test(error.message)) throw new ToolError('not_found', 'No such workspace.');
+  if (error instanceof Error && /does not exist/.test(error.message)) throw new DomainError('not_found', 'No such workspace.');
   throw error;
 }
 
@@ -295,6 +279,6 @@ async function findConnection(rt: Runtime, connectionId: string) {
   const wsId = await rt.store.lookupDirectory('connection', connectionId);
   const ws = wsId ? await rt.store.read(wsId) : undefined;
   const connection = (ws ? entryOf(ws.connections, connectionId) : undefined);
-  if (!ws || !connection) throw new ToolError('not_found', `No connection "${connectionId}".`);
+  if (!ws || !connection) throw new DomainError('not_found', `No connection "${connectionId}".`);
   return { ws, connection };
 }

@@ -4,7 +4,7 @@
 // authorization URL, the consent form (the site picked, the scopes ticked) and the redirects, until the user
 // agent would leave for the client's redirect URI. Only URLs of this server are ever requested.
 import type { Runtime } from '../runtime.js';
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { OAuthConsentRequest, OAuthConsentResponse } from '../../generated/schemas/fixtures/fixtures.js';
 
 export type { OAuthConsentRequest };
@@ -17,9 +17,9 @@ export async function consentAsOwner(rt: Runtime, workspaceId: string, request: 
   try {
     url = new URL(request.authorizationUrl, base);
   } catch {
-    throw new ToolError('validation_failed', 'authorizationUrl is not a URL.');
+    throw new DomainError('validation_failed', 'authorizationUrl is not a URL.');
   }
-  if (url.origin !== base.origin) throw new ToolError('validation_failed', `authorizationUrl must be an address of this server (${base.origin}).`);
+  if (url.origin !== base.origin) throw new DomainError('validation_failed', `authorizationUrl must be an address of this server (${base.origin}).`);
   const { cookie, session } = rt.sessions.open(request.userId, workspaceId);
   const jar = new Map<string, string>();
   const cookieHeader = () => [cookie, ...[...jar].map(([k, v]) => `${k}=${v}`)].join('; ');
@@ -42,12 +42,12 @@ export async function consentAsOwner(rt: Runtime, workspaceId: string, request: 
     }
     const html = await res.text();
     const action = /<form method="post" action="(\/oidc-interaction\/[^"]+\/consent)"/.exec(html)?.[1];
-    if (res.status !== 200 || !action) throw new ToolError('validation_failed', `The authorization stopped at ${url.pathname} (${res.status}) before the consent page.`);
+    if (res.status !== 200 || !action) throw new DomainError('validation_failed', `The authorization stopped at ${url.pathname} (${res.status}) before the consent page.`);
     const requested = [...html.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1]!);
     const granted = request.scopes ? requested.filter((s) => request.scopes!.includes(s)) : requested;
     const form = new URLSearchParams([['csrf', session.csrf], ['decision', request.decision ?? 'approve'], ['websiteId', request.websiteId], ...granted.map((s) => ['scope', s] as [string, string])]);
     url = new URL(action, base);
     init = { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
   }
-  throw new ToolError('validation_failed', `The authorization took more than ${MAX_STEPS} steps.`);
+  throw new DomainError('validation_failed', `The authorization took more than ${MAX_STEPS} steps.`);
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Site, WorkspaceDoc } from '../domain/model.js';
 import type { Role } from '../domain/vocabulary.js';
 import { newId } from '../domain/ids.js';
+import { DomainError } from '../domain/errors.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from '../domain/workspace.js';
 import { addPage, newSite, recordChange, starterPages } from '../domain/site.js';
 import type { Store } from '../store/store.js';
@@ -44,7 +45,6 @@ const RECORD_ID_FIELD: Record<keyof Site['records'], string> = {
   domains: 'hostname',
 };
 
-export class WorldError extends Error {}
 
 export async function buildWorld(store: Store, request: WorldRequest, now: Date): Promise<WorldResponse> {
   const response: WorldResponse = { workspaceId: '', users: {}, sites: {} };
@@ -66,7 +66,7 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
   const workspaceId = doc.id;
   response.workspaceId = workspaceId;
   for (const u of request.users) {
-    if (userIds.has(u.key)) throw new WorldError(`duplicate user key "${u.key}"`);
+    if (userIds.has(u.key)) throw new DomainError('validation_failed', `duplicate user key "${u.key}"`);
     const password = randomBytes(12).toString('base64url');
     const user = await newUser(u.name ?? u.key, (userId) => `${u.key}.${userId.slice(5).toLowerCase()}@example.test`, password);
     const { userId, email } = user;
@@ -76,11 +76,11 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
   }
   doc.ownerUserId = userIds.get(ownerKey!)!;
   for (const s of request.sites ?? []) {
-    if (response.sites[s.key]) throw new WorldError(`duplicate site key "${s.key}"`);
+    if (response.sites[s.key]) throw new DomainError('validation_failed', `duplicate site key "${s.key}"`);
     const members: Record<string, Role> = {};
     for (const [key, role] of Object.entries(s.members)) {
       const userId = userIds.get(key);
-      if (!userId) throw new WorldError(`site "${s.key}" names unknown user "${key}"`);
+      if (!userId) throw new DomainError('validation_failed', `site "${s.key}" names unknown user "${key}"`);
       members[userId] = role;
     }
     const businessName = s.businessName ?? 'Example Bakery';
@@ -95,7 +95,7 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
     const recordsOut: Record<string, string[]> = {};
     for (const [kind, items] of Object.entries(s.records ?? {}) as [keyof Site['records'], Record<string, unknown>[]][]) {
       const idField = RECORD_ID_FIELD[kind];
-      if (!idField) throw new WorldError(`unknown record kind "${kind}"`);
+      if (!idField) throw new DomainError('validation_failed', `unknown record kind "${kind}"`);
       recordsOut[kind] = [];
       for (const item of items) {
         const id = kind === 'domains' ? String(item.hostname) : newId(kind.slice(0, -1));

@@ -1,6 +1,6 @@
 // Advanced editor tools (§4.3; content:write + the invite-only advanced-editor grant, checked by the gate in
 // mcp/pipeline.ts): get_section_json, replace_section_content, set_section_layout.
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { findSection, recordChange } from '../domain/site.js';
 import { validateSectionContent } from '../domain/section-content.js';
 import { defineTool } from './types.js';
@@ -15,7 +15,7 @@ const replace_section_content = defineTool('replace_section_content', async ({ a
   const result = await write((_ws, site) => {
     const { section } = findSection(site, args.sectionId);
     if (args.clientRev !== section.rev) {
-      throw new ToolError('stale_revision', `The section changed since you read it (your rev ${args.clientRev}, current ${section.rev}). Call get_section_json again and reapply your change.`, {
+      throw new DomainError('stale_revision', `The section changed since you read it (your rev ${args.clientRev}, current ${section.rev}). Call get_section_json again and reapply your change.`, {
         currentRev: section.rev,
       });
     }

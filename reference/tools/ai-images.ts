@@ -4,13 +4,13 @@
 // section or site revision changes.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ImageProvider } from '../domain/image-provider.js';
 import type { ToolHandler } from './types.js';
 
-function insufficient(balance: number, cost: number): ToolError {
-  return new ToolError('insufficient_credits', `Generating an image costs ${cost} credit${cost === 1 ? '' : 's'} and the workspace has ${balance}. The owner can buy credits in the app.`, { limit: balance });
+function insufficient(balance: number, cost: number): DomainError {
+  return new DomainError('insufficient_credits', `Generating an image costs ${cost} credit${cost === 1 ? '' : 's'} and the workspace has ${balance}. The owner can buy credits in the app.`, { limit: balance });
 }
 
 const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landscape' | 'portrait' }> = async ({ rt, ws, site, args, note }) => {
@@ -19,14 +19,14 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   // the success below replaces this note.
   note('no image generated; no credits spent', { creditsSpent: 0 });
   const current = (await rt.store.read(ws.id))!; // consent re-read on every call (rule generate-image-consent-reread)
-  if (!current.aiConsent) throw new ToolError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
+  if (!current.aiConsent) throw new DomainError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
   if (current.credits < cost) throw insufficient(current.credits, cost);
   // The provider is a service (services.ts); a delivery that fails charges nothing (rule generate-image-charged-after-delivery).
   let image: Awaited<ReturnType<ImageProvider['render']>>;
   try {
     image = await rt.images.render({ workspaceId: ws.id, prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
   } catch {
-    throw new ToolError('operation_failed', 'The image provider failed to deliver an image; nothing was charged. Try again later.');
+    throw new DomainError('operation_failed', 'The image provider failed to deliver an image; nothing was charged. Try again later.');
   }
   const assetId = newId('asset');
   const dir = join(rt.config.dataDir, 'library', site!.websiteId);
@@ -37,7 +37,7 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   const creditsRemaining = await rt.store.transact(ws.id, (fresh, tx) => {
     // Nothing half-written: no library file without its charge, whether this write or the call fails.
     tx.onAbort(() => rm(file, { force: true }));
-    if (!fresh.aiConsent) throw new ToolError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
+    if (!fresh.aiConsent) throw new DomainError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
     if (fresh.credits < cost) throw insufficient(fresh.credits, cost);
     fresh.credits -= cost;
     fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });

@@ -1,7 +1,7 @@
 // content:write tools (§4.3): update_section_text, update_page_seo, add_section, move_section,
 // set_section_hidden, create_page, create_blog_post. Each edits the draft only, in one transaction, bumps the
 // site revision and records a draft change; the published snapshot is never touched (rule content-write-draft-only).
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { Page, Site } from '../domain/model.js';
 import { findPage, findSection, newSection, recordChange, uniqueSlug } from '../domain/site.js';
@@ -35,7 +35,7 @@ const add_section = defineTool('add_section', async ({ args, write, note, now })
     const page = findPage(site, args.pageId);
     const position = args.position ?? page.sections.length;
     if (position > page.sections.length) {
-      throw new ToolError('validation_failed', `position ${position} is past the end of the page (${page.sections.length} sections).`, { issues: [{ path: '/position', message: `at most ${page.sections.length}` }] });
+      throw new DomainError('validation_failed', `position ${position} is past the end of the page (${page.sections.length} sections).`, { issues: [{ path: '/position', message: `at most ${page.sections.length}` }] });
     }
     const section = newSection(page, args.type, structuredClone(args.content));
     page.sections.splice(position, 0, section);
@@ -55,7 +55,7 @@ const move_section = defineTool('move_section', async ({ args, write, note, now 
   const result = await write((_ws, site) => {
     const { page, index } = findSection(site, args.sectionId);
     if (args.position >= page.sections.length) {
-      throw new ToolError('validation_failed', `position ${args.position} is past the end of the page (${page.sections.length} sections).`, { issues: [{ path: '/position', message: `at most ${page.sections.length - 1}` }] });
+      throw new DomainError('validation_failed', `position ${args.position} is past the end of the page (${page.sections.length} sections).`, { issues: [{ path: '/position', message: `at most ${page.sections.length - 1}` }] });
     }
     page.sections.splice(args.position, 0, ...page.sections.splice(index, 1));
     return { sectionId: args.sectionId, pageId: page.pageId, position: args.position, siteRevision: recordChange(site, now, 'section-moved', `A section moved on page "${page.slug}"`) };
@@ -77,7 +77,7 @@ const set_section_hidden = defineTool('set_section_hidden', async ({ args, write
 
 function addPage(site: Site, input: { title: string; slug?: string; kind: Page['kind'] }): Page {
   if (input.slug && site.draft.pages.some((p) => p.slug === input.slug)) {
-    throw new ToolError('validation_failed', `A page with slug "${input.slug}" exists; choose another slug.`, { issues: [{ path: '/slug', message: 'already used on this site' }] });
+    throw new DomainError('validation_failed', `A page with slug "${input.slug}" exists; choose another slug.`, { issues: [{ path: '/slug', message: 'already used on this site' }] });
   }
   const slug = input.slug ?? uniqueSlug(site, input.title);
   const page: Page = { pageId: newId('page'), key: slug, slug, title: input.title, kind: input.kind, hidden: false, seo: { title: input.title, description: '' }, sections: [] };

@@ -1,7 +1,7 @@
 // CRM tools (§2.5, §4.3): list_leads, list_bookings, list_contacts (crm:read) and crm_update (crm:write).
 // crm_update writes only status, handled, note and followUpAt (leads); it never deletes, never messages and
 // never changes an email. Lead text comes from anonymous visitors: it is returned as data, marked untrusted.
-import { ToolError, recordNotFound } from '../domain/errors.js';
+import { DomainError, recordNotFound } from '../domain/errors.js';
 import { checkWorkspaceGates } from '../domain/authorize.js';
 import type { Booking, BookingStatus, Contact, ContactStatus, Lead, LeadStatus } from '../../generated/schemas/customer-records.js';
 import { defineTool } from './types.js';
@@ -93,13 +93,13 @@ function applyChanges(type: RecordType, record: Record<string, unknown>, changes
     // crm-booking-cancel-complete-refused): those moves are queued for the reviewed rail.
     if (changes.status !== 'no_show') {
       // §3: cancelled, completed, restoring and rescheduling are not done by this tool; they are queued for the reviewed rail.
-      throw new ToolError('not_available', `A booking cannot be set to ${changes.status} over MCP: cancelling, completing or rescheduling goes through the reviewed rail in the app, where the owner confirms it. crm_update can only mark a booking no_show.`, { use: 'the app' });
+      throw new DomainError('not_available', `A booking cannot be set to ${changes.status} over MCP: cancelling, completing or rescheduling goes through the reviewed rail in the app, where the owner confirms it. crm_update can only mark a booking no_show.`, { use: 'the app' });
     }
     if (record.status === 'cancelled' || record.status === 'completed') {
-      throw new ToolError('not_available', `This booking is ${String(record.status)}; it cannot be changed by crm_update.`);
+      throw new DomainError('not_available', `This booking is ${String(record.status)}; it cannot be changed by crm_update.`);
     }
   }
-  if (changes.followUpAt !== undefined && type !== 'lead') throw new ToolError('validation_failed', 'followUpAt exists on leads only.');
+  if (changes.followUpAt !== undefined && type !== 'lead') throw new DomainError('validation_failed', 'followUpAt exists on leads only.');
   const changed: (keyof CrmChanges)[] = [];
   for (const field of ['status', 'handled', 'note', 'followUpAt'] as const) {
     if (changes[field] === undefined) continue;
@@ -124,7 +124,7 @@ const crm_update = defineTool('crm_update', async ({ args, ws, write, note }) =>
     note(`${recordType} updated: ${changedFields.join(', ')}`);
     return { recordType, recordId, changedFields };
   } catch (error) {
-    if (error instanceof ToolError && error.code === 'not_found') note(`${recordType} lookup missed`);
+    if (error instanceof DomainError && error.code === 'not_found') note(`${recordType} lookup missed`);
     throw error;
   }
 });

@@ -3,7 +3,7 @@
 // another site — any tenant's — answers exactly like one that does not exist (rule
 // domain-other-site-same-as-missing). Buying, renewing, transferring and removing are absent.
 import { randomBytes } from 'node:crypto';
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { DNS_TARGET } from '../domain/dns.js';
 import type { Site } from '../domain/model.js';
 import { defineTool } from './types.js';
@@ -30,8 +30,8 @@ async function missingRecords(rt: Runtime, d: DomainRecord): Promise<DnsRecord[]
   return missing;
 }
 
-function unavailable(hostname: string): ToolError {
-  return new ToolError('not_found', `No domain "${hostname}" can be used here: it does not exist, or it is not connected to this website.`);
+function unavailable(hostname: string): DomainError {
+  return new DomainError('not_found', `No domain "${hostname}" can be used here: it does not exist, or it is not connected to this website.`);
 }
 
 const domainsOf = (site: Site) => site.records.domains as unknown as DomainRecord[];
@@ -85,7 +85,7 @@ const set_primary_domain = defineTool('set_primary_domain', async ({ args, write
     const list = domainsOf(site);
     const target = list.find((d) => d.hostname === hostname);
     if (!target) throw unavailable(hostname);
-    if (target.status !== 'verified') throw new ToolError('validation_failed', `${hostname} is not verified yet; call connect_domain to re-check its DNS records first.`);
+    if (target.status !== 'verified') throw new DomainError('validation_failed', `${hostname} is not verified yet; call connect_domain to re-check its DNS records first.`);
     for (const d of list) d.primary = d.hostname === hostname;
     return { hostname, primary: true as const, redirects: list.filter((d) => d.hostname !== hostname).map((d) => d.hostname) };
   });

@@ -2,7 +2,7 @@
 // mergeIntoWebsiteId, is merged into an existing site by externalKey under the merge rules. Unattended (no
 // review), content:write only (no advanced grant). Assets are fetched through the SSRF-hardened pipeline and
 // skipped with a reason when unsafe or unfetchable. Everything lands in one transaction or not at all.
-import { ToolError, websiteNotFound } from '../domain/errors.js';
+import { DomainError, websiteNotFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { Block, Page, Section, Site, WorkspaceDoc } from '../domain/model.js';
 import { newSite, recordChange } from '../domain/site.js';
@@ -122,7 +122,7 @@ function validatePart(where: string, type: string, content: unknown): void {
   try {
     validateSectionContent(type, content);
   } catch (error) {
-    if (error instanceof ToolError) throw new ToolError('validation_failed', `${where}: ${error.message}`, error.details);
+    if (error instanceof DomainError) throw new DomainError('validation_failed', `${where}: ${error.message}`, error.details);
     throw error;
   }
 }
@@ -280,7 +280,7 @@ export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, 
       const site = entryOf(fresh.sites, targetId);
       if (!site) throw websiteNotFound(targetId);
       const role = site.members[connection.createdBy];
-      if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new ToolError('access_denied', 'Merging needs edit access to the target website, which the connection\'s creator does not have.', { cause: role ? `creator-role-${role}` : 'creator-access-removed' });
+      if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', 'Merging needs edit access to the target website, which the connection\'s creator does not have.', { cause: role ? `creator-role-${role}` : 'creator-access-removed' });
       const restorePointId = newId('restore');
       site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
       if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
@@ -308,7 +308,7 @@ export async function importInto(ctx: ToolContext<any>, snapshot: PortableSite, 
 const import_site: ToolHandler<{ snapshot: PortableSite; mergeIntoWebsiteId?: string; forceKeys?: string[] }> = async (ctx) => {
   const size = Buffer.byteLength(JSON.stringify(ctx.args.snapshot));
   const cap = ctx.rt.limits.importMaxBytes.value;
-  if (size > cap) throw new ToolError('over_cap', `The snapshot is ${size} bytes; imports are capped at ${cap} bytes. Split it or drop large collections.`, { limit: cap });
+  if (size > cap) throw new DomainError('over_cap', `The snapshot is ${size} bytes; imports are capped at ${cap} bytes. Split it or drop large collections.`, { limit: cap });
   validatePages(ctx.args.snapshot.pages);
   return importInto(ctx, ctx.args.snapshot, { mergeIntoWebsiteId: ctx.args.mergeIntoWebsiteId, forceKeys: ctx.args.forceKeys });
 };

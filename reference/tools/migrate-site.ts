@@ -2,7 +2,7 @@
 // the pages and create the draft in one call. The reference server has no visual-capture engine, so every
 // migration takes the typed path and says so (fidelity "typed", actionsRequired); the result carries every
 // count so the caller relays it rather than reporting a clean success (rule migrate-result-relayed).
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { crawl, type CrawledPage } from '../domain/crawler.js';
 import { checkUrl, systemResolve, UnsafeUrlError } from '../domain/safe-fetch.js';
 import { importInto, type PortablePage, type PortableSite } from './import-site.js';
@@ -30,13 +30,13 @@ const migrate_site_from_url: ToolHandler<{ url: string; mergeIntoWebsiteId?: str
     // The network is a service (services.ts): the real one, or a test's fake web (no public network in tests).
     await checkUrl(args.url, rt.net.resolve ?? systemResolve, rt.net.allowOrigins);
   } catch (error) {
-    if (error instanceof UnsafeUrlError) throw new ToolError('validation_failed', `That address cannot be migrated: ${error.message}.`, { issues: [{ path: '/url', message: error.message }] });
+    if (error instanceof UnsafeUrlError) throw new DomainError('validation_failed', `That address cannot be migrated: ${error.message}.`, { issues: [{ path: '/url', message: error.message }] });
     throw error;
   }
   const maxPages = args.maxPages ?? 50;
   const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, fetch: rt.net });
   if (result.pages.length === 0) {
-    throw new ToolError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
+    throw new DomainError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
   }
   const pages = result.pages.map(toTypedPage);
   const seen = new Set<string>();

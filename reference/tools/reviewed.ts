@@ -2,7 +2,7 @@
 // fails closed, and confirm_pending_action which redeems an approved plan and performs its effect, all in one
 // transaction (the plan is marked redeemed in the same write as the effect).
 import { createHash, randomBytes } from 'node:crypto';
-import { ToolError, recordNotFound, websiteNotFound } from '../domain/errors.js';
+import { DomainError, recordNotFound, websiteNotFound } from '../domain/errors.js';
 import { checkRedeemable, createPlan, reviewCard } from '../domain/plans.js';
 import { fingerprint } from '../domain/site.js';
 import { newId } from '../domain/ids.js';
@@ -42,7 +42,7 @@ const prepare_publish = defineTool('prepare_publish', prepare('publish', (_ctx, 
 })));
 
 const prepare_unpublish = defineTool('prepare_unpublish', prepare('unpublish', (_ctx, site) => {
-  if (!site.published) throw new ToolError('validation_failed', `"${site.name}" is not published, so there is nothing to unpublish.`);
+  if (!site.published) throw new DomainError('validation_failed', `"${site.name}" is not published, so there is nothing to unpublish.`);
   // Not pinned to the draft: §2.6 pins publish, product publish and document sends only (rule plan-pins-site-revision).
   return { params: {}, pinned: {}, summary: `Take "${site.name}" off its public address.` };
 }));
@@ -61,14 +61,14 @@ const prepare_publish_product = defineTool('prepare_publish_product', prepare('p
 const prepare_grant_access = defineTool('prepare_grant_access', prepare('grant_access', (ctx, site) => {
   const { email, level } = ctx.args;
   // The schema admits editor|viewer only; this guards the rule even if a schema were loosened (rule grant-access-levels).
-  if (level !== 'editor' && level !== 'viewer') throw new ToolError('validation_failed', 'Access level must be editor or viewer; owner cannot be granted over MCP.');
+  if (level !== 'editor' && level !== 'viewer') throw new DomainError('validation_failed', 'Access level must be editor or viewer; owner cannot be granted over MCP.');
   return { params: { email: email.toLowerCase(), level }, pinned: {}, summary: `Invite one person as ${level} of "${site.name}" only (not the whole workspace).` };
 }));
 
 const prepare_send_document = defineTool('prepare_send_document', prepare('send_document', (ctx, site) => {
   const { documentId } = ctx.args;
   const doc = findRecord(site, 'documents', 'documentId', documentId);
-  if (!sendable(doc)) throw new ToolError('validation_failed', 'This document was already sent or is not a draft; only never-sent drafts can be sent.');
+  if (!sendable(doc)) throw new DomainError('validation_failed', 'This document was already sent or is not a draft; only never-sent drafts can be sent.');
   return { params: { documentId }, pinned: { documentFingerprint: fingerprint(doc) }, summary: `Send ${String(doc.kind)} ${String(doc.number ?? documentId)} to its customer.` };
 }));
 
@@ -80,9 +80,9 @@ const prepare_create_company = defineTool('prepare_create_company', async (ctx) 
   // A named site that is not here (missing, or another tenant's) answers like any missing site (rule
   // authz-cross-tenant-not-found); only a call naming none is asked for one.
   if (anchorId && !anchor) throw websiteNotFound(anchorId);
-  if (!anchorId || !anchor) throw new ToolError('website_required', 'Company creation is approved on one of your websites: pass websiteId (from list_sites).');
+  if (!anchorId || !anchor) throw new DomainError('website_required', 'Company creation is approved on one of your websites: pass websiteId (from list_sites).');
   if (anchor.members[ctx.connection.createdBy] !== 'owner') {
-    throw new ToolError('owner_only', 'Only an owner of the anchor website who created this connection can have a company created.');
+    throw new DomainError('owner_only', 'Only an owner of the anchor website who created this connection can have a company created.');
   }
   const card = await ctx.write((ws) => {
     const plan = createPlan(
@@ -98,7 +98,7 @@ const prepare_create_company = defineTool('prepare_create_company', async (ctx) 
 });
 
 const publish_site = defineTool('publish_site', async () => {
-  throw new ToolError('review_required', 'Publishing needs the owner\'s review: call prepare_publish, show the owner the review card, and after they approve it in the app call confirm_pending_action.', {
+  throw new DomainError('review_required', 'Publishing needs the owner\'s review: call prepare_publish, show the owner the review card, and after they approve it in the app call confirm_pending_action.', {
     use: 'prepare_publish',
   });
 });
@@ -106,7 +106,7 @@ const publish_site = defineTool('publish_site', async () => {
 type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime, tx: Transaction) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
 
 function requirePinned(ok: boolean, planId: string, rule: 'plan-pins-site-revision' | 'plan-pins-product-revision' | 'plan-pins-document-fingerprint'): void {
-  if (!ok) throw new ToolError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
+  if (!ok) throw new DomainError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
 }
 
 const EFFECTS: Record<PlanKind, Effect> = {

@@ -1,7 +1,7 @@
 // workspace:write: create_site (§4.3). One empty, unpublished draft carrying the business name only, in the
 // connection's own workspace. The plan's site limit is checked at the gate and again inside the commit
 // transaction, so two concurrent calls cannot both take the last slot (rule create-site-limit-twice).
-import { ToolError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { newSite, recordChange } from '../domain/site.js';
 import { editorUrl } from './site-read.js';
@@ -12,7 +12,7 @@ export function checkSiteLimit(rt: Runtime, ws: WorkspaceDoc, adding = 1): void 
   const limit = rt.limits.siteLimitByPlan[ws.plan] ?? 0;
   const count = Object.keys(ws.sites).length;
   if (count + adding > limit) {
-    throw new ToolError('site_limit_reached', `The ${ws.plan} plan allows ${limit} website${limit === 1 ? '' : 's'} and this workspace has ${count}. The owner can change plans in the app.`, { limit });
+    throw new DomainError('site_limit_reached', `The ${ws.plan} plan allows ${limit} website${limit === 1 ? '' : 's'} and this workspace has ${count}. The owner can change plans in the app.`, { limit });
   }
 }
 
@@ -20,7 +20,7 @@ export function checkSiteLimit(rt: Runtime, ws: WorkspaceDoc, adding = 1): void 
 export function checkWorkspaceOwner(ws: WorkspaceDoc, userId: string): void {
   const ownsSite = Object.values(ws.sites).some((s) => s.members[userId] === 'owner');
   if (ws.ownerUserId !== userId && !ownsSite) {
-    throw new ToolError('access_denied', 'The person who created this connection no longer owns anything in this workspace.', { cause: 'creator-access-removed' });
+    throw new DomainError('access_denied', 'The person who created this connection no longer owns anything in this workspace.', { cause: 'creator-access-removed' });
   }
 }
 

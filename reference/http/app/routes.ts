@@ -7,11 +7,12 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Runtime } from '../../runtime.js';
 import { readRawBody } from '../body.js';
 import { verifySignInPassword } from '../../domain/passwords.js';
-import { decidePlan, DecisionError, collectExpiredPlans } from '../../domain/plans.js';
+import { decidePlan, collectExpiredPlans } from '../../domain/plans.js';
 import { connectionView, createConnection } from '../../domain/connections.js';
 import { indexConnection } from '../../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
-import { ToolError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { HTTP_STATUS } from '../errors.js';
 import { authorizeRevoke } from '../../domain/authorize.js';
 import { appSecurityHeaders, esc, page } from './html.js';
 import type { AppSession } from './sessions.js';
@@ -131,8 +132,8 @@ ${controls}</div>`);
       const plan = await rt.store.transact(session.workspaceId, (ws) => decidePlan(ws, ctx.params.planId!, session.userId, decision, rt.clock.now(ws.id)));
       page(ctx, decision === 'approve' ? 'Plan approved' : 'Plan declined', `<p>${esc(plan.summary)}</p><p>${decision === 'approve' ? 'Your assistant can now carry it out with confirm_pending_action.' : 'Nothing will happen.'}</p>`);
     } catch (error) {
-      if (!(error instanceof DecisionError)) throw error;
-      page(ctx, 'Not possible', `<p>${esc(error.message)}</p>`, error.code === 'not_found' ? 404 : error.code === 'forbidden' ? 403 : 409);
+      if (!(error instanceof DomainError)) throw error;
+      page(ctx, 'Not possible', `<p>${esc(error.message)}</p>`, HTTP_STATUS[error.code]);
     }
   });
 
@@ -188,8 +189,8 @@ ${controls}</div>`);
       ctx.status = 303;
       ctx.redirect(`/app/sites/${encodeURIComponent(ctx.params.websiteId!)}/developers/connections/${encodeURIComponent(connection.connectionId)}`);
     } catch (error) {
-      if (!(error instanceof ToolError)) throw error;
-      page(ctx, 'Not created', `<p>${esc(error.message)}</p>`, 403);
+      if (!(error instanceof DomainError)) throw error;
+      page(ctx, 'Not created', `<p>${esc(error.message)}</p>`, HTTP_STATUS[error.code]);
     }
   });
 
@@ -224,8 +225,8 @@ ${controls}</div>`);
         collectExpiredPlans(ws, rt.clock.now(ws.id));
       });
     } catch (error) {
-      if (!(error instanceof ToolError)) throw error;
-      return page(ctx, 'Not possible', `<p>${esc(error.message)}</p>`, error.code === 'not_found' ? 404 : 403);
+      if (!(error instanceof DomainError)) throw error;
+      return page(ctx, 'Not possible', `<p>${esc(error.message)}</p>`, HTTP_STATUS[error.code]);
     }
     ctx.redirect(`/app/sites/${encodeURIComponent(ctx.params.websiteId!)}/developers`);
   });
