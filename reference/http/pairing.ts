@@ -14,8 +14,8 @@ import { clientAddress } from './app/client-address.js';
 import { indexConnection } from '../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { toPortableSite } from '../tools/site-read.js';
-import { appSecurityHeaders, esc, page } from './app/html.js';
-import { csrfOk, form } from './app/routes.js';
+import { appSecurityHeaders, message, render } from '../web/render.js';
+import { checkedForm, formOf, sessionOf, signedIn } from '../web/session.js';
 import { entryOf } from '../domain/model.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
@@ -149,47 +149,45 @@ export function pairingRouter(rt: Runtime): Router {
   });
 
   // The owner's approval screen (rules dashboard-connect-lists-scopes, pairing-grant-only-narrower).
-  router.get('/dashboard/connect', async (ctx) => {
+  const pageHeaders = (ctx: Context, next: () => Promise<unknown>) => {
     appSecurityHeaders(ctx); // the redirect to sign-in too (rule app-pages-frame-protection)
-    const session = rt.sessions.current(ctx);
-    if (!session) return ctx.redirect(`/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
+    return next();
+  };
+  router.get('/dashboard/connect', pageHeaders, signedIn(rt), async (ctx) => {
+    const session = sessionOf(ctx);
     const code = String(ctx.query.code ?? '');
     const pairing = code ? rt.pairings.find(code) : undefined;
     if (!pairing || pairing.status !== 'pending') {
-      return page(ctx, 'Connect a tool', `<form method="get" action="/dashboard/connect"><p><label>Code shown by the tool <input name="code" value="${esc(code)}" required></label></p><button>Continue</button></form>${code ? '<p>That code is unknown, used or expired.</p>' : ''}`, code ? 404 : 200);
+      return render(ctx, 'connect', { title: 'Connect a tool', code, pairing: null }, { status: code ? 404 : 200 });
     }
     const ws = (await rt.store.read(session.workspaceId))!;
     const owned = Object.values(ws.sites).filter((s) => s.members[session.userId] === 'owner');
     const companyWide = Object.keys(ws.sites).length === 0 && ws.ownerUserId === session.userId && !pairing.admin && !pairing.readOnly;
-    const targets = companyWide
-      ? '<input type="hidden" name="websiteId" value=""><p>This company has no website yet: the approval covers the whole company.</p>'
-      : `<p><label>Website <select name="websiteId">${owned.map((s) => `<option value="${esc(s.websiteId)}">${esc(s.name)}</option>`).join('')}</select></label></p>`;
-    const scopes = pairing.readOnly
-      ? '<p>Read-only: the tool will read your published site and cannot change anything.</p>'
-      : pairing.requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(s)}" checked> <code>${esc(s)}</code> — ${esc(SCOPE_GRANTS[s])}</label><br>`).join('');
-    page(ctx, 'Connect a tool', `<form method="post" action="/dashboard/connect"><input type="hidden" name="csrf" value="${esc(session.csrf)}"><input type="hidden" name="code" value="${esc(pairing.userCode)}">
-<p>A tool asks for access with code <strong>${esc(pairing.userCode)}</strong>. Untick anything you do not want to grant.</p>${scopes}${targets}
-<p><button name="decision" value="approve">Approve</button><button name="decision" value="deny">Deny</button></p></form>`);
+    render(ctx, 'connect', {
+      title: 'Connect a tool',
+      code,
+      pairing,
+      owned,
+      companyWide,
+      scopes: pairing.requested.map((s) => ({ name: s, grants: SCOPE_GRANTS[s] })),
+    });
   });
 
-  router.post('/dashboard/connect', async (ctx) => {
-    appSecurityHeaders(ctx);
-    const session = rt.sessions.current(ctx);
-    if (!session) return ctx.redirect('/app/sign-in');
-    const body = await form(ctx);
-    if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
+  router.post('/dashboard/connect', pageHeaders, signedIn(rt), checkedForm, async (ctx) => {
+    const session = sessionOf(ctx);
+    const body = formOf(ctx);
     const pairing = rt.pairings.find(body.get('code') ?? '');
-    if (!pairing) return page(ctx, 'Connect a tool', '<p>That code is unknown, used or expired.</p>', 404);
+    if (!pairing) return message(ctx, 'Connect a tool', 'That code is unknown, used or expired.', 404);
     if (body.get('decision') !== 'approve') {
       rt.pairings.deny(pairing);
-      return page(ctx, 'Denied', '<p>The tool gets nothing.</p>');
+      return message(ctx, 'Denied', 'The tool gets nothing.');
     }
     try {
       await approveAs(rt, pairing, { userId: session.userId, websiteId: body.get('websiteId') || null, scopes: body.getAll('scope') });
-      page(ctx, 'Approved', '<p>Return to your terminal: the tool receives its token on its next poll.</p>');
+      message(ctx, 'Approved', 'Return to your terminal: the tool receives its token on its next poll.');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, HTTP_STATUS[error.code]);
+      message(ctx, 'Not approved', error.message, HTTP_STATUS[error.code]);
     }
   });
 

@@ -12,8 +12,8 @@ import { indexConnection } from '../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { DomainError } from '../domain/errors.js';
 import { HTTP_STATUS } from '../http/errors.js';
-import { esc, formTargetSource, page } from '../http/app/html.js';
-import { csrfOk, form } from '../http/app/routes.js';
+import { appSecurityHeaders, formTargetSource, message, render } from '../web/render.js';
+import { checkedForm, formOf, sessionOf, signedIn } from '../web/session.js';
 import { OAuthEdge } from './edge.js';
 
 type Provider = Awaited<ReturnType<Runtime['oauth']>>['idp']['provider'];
@@ -24,7 +24,7 @@ async function interactionOf(ctx: Context, provider: Provider) {
     return await provider.interactionDetails(ctx.req, ctx.res);
   } catch (error) {
     if (!(error instanceof errors.SessionNotFound)) throw error;
-    page(ctx, 'Link expired', '<p>This sign-in link is unknown or has expired. Start connecting again from your AI client.</p>', 404);
+    message(ctx, 'Link expired', 'This sign-in link is unknown or has expired. Start connecting again from your AI client.', 404);
     return null;
   }
 }
@@ -32,12 +32,22 @@ async function interactionOf(ctx: Context, provider: Provider) {
 export function oauthInteractionRouter(rt: Runtime): Router {
   const router = new Router({ prefix: '/oidc-interaction' });
 
-  router.get('/:uid', async (ctx: Context) => {
-    const oauth = await rt.oauth();
-    const details = await interactionOf(ctx, oauth.idp.provider);
+  // Redirects too (rule app-pages-frame-protection).
+  router.use((ctx, next) => {
+    appSecurityHeaders(ctx);
+    return next();
+  });
+
+  // An unknown or expired interaction answers 404 before anything asks for a session.
+  router.get('/:uid', async (ctx: Context, next) => {
+    const details = await interactionOf(ctx, (await rt.oauth()).idp.provider);
     if (!details) return;
-    const session = rt.sessions.current(ctx);
-    if (!session) return ctx.redirect(`/app/sign-in?next=${encodeURIComponent(`/oidc-interaction/${details.uid}`)}`);
+    ctx.state.interaction = details;
+    await next();
+  }, signedIn(rt), async (ctx: Context) => {
+    const oauth = await rt.oauth();
+    const session = sessionOf(ctx);
+    const details = ctx.state.interaction as NonNullable<Awaited<ReturnType<typeof interactionOf>>>;
     if (details.prompt.name === 'login') {
       const url = await oauth.idp.provider.interactionResult(ctx.req, ctx.res, { login: { accountId: session.userId } }, { mergeWithLastSubmission: false });
       return ctx.redirect(url);
@@ -47,22 +57,27 @@ export function oauthInteractionRouter(rt: Runtime): Router {
     const requested = String(details.params.scope ?? '').split(' ').filter((s) => ALL_SCOPES.includes(s));
     const clientId = String(details.params.client_id);
     const client = await oauth.idp.provider.Client.find(clientId);
-    const name = client?.clientName ? `<strong>${esc(client.clientName)}</strong>` : 'An AI client';
     const returnTo = String(details.params.redirect_uri ?? '');
-    page(ctx, 'Connect an AI client', `<form method="post" action="/oidc-interaction/${esc(details.uid)}/consent"><input type="hidden" name="csrf" value="${esc(session.csrf)}">
-<p>${name} asks to act on your website. Untick anything you do not want to grant.</p>
-<p class="muted">The name is the client's own description of itself. Approving returns you to <code>${esc(formTargetSource(returnTo) ?? returnTo)}</code>; client id <code>${esc(clientId)}</code>.</p>
-${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(s)}" checked> <code>${esc(s)}</code> — ${esc(SCOPE_GRANTS[s])}</label><br>`).join('')}
-<p><label>Website <select name="websiteId">${owned.map((s) => `<option value="${esc(s.websiteId)}">${esc(s.name)}</option>`).join('')}</select></label></p>
-<p><button name="decision" value="approve">Approve</button><button name="decision" value="deny">Deny</button></p></form>`, 200, { formTargets: client?.redirectUris ?? [] });
+    render(
+      ctx,
+      'consent',
+      {
+        title: 'Connect an AI client',
+        uid: details.uid,
+        clientName: client?.clientName ?? null,
+        clientId,
+        returnTo: formTargetSource(returnTo) ?? returnTo,
+        scopes: requested.map((s) => ({ name: s, grants: SCOPE_GRANTS[s] })),
+        owned,
+      },
+      { formTargets: client?.redirectUris ?? [] },
+    );
   });
 
-  router.post('/:uid/consent', async (ctx: Context) => {
+  router.post('/:uid/consent', signedIn(rt), checkedForm, async (ctx: Context) => {
     const oauth = await rt.oauth();
-    const session = rt.sessions.current(ctx);
-    if (!session) return ctx.redirect('/app/sign-in');
-    const body = await form(ctx);
-    if (!csrfOk(session, body.get('csrf'))) return page(ctx, 'Refused', '<p>The form expired; reload the page.</p>', 403);
+    const session = sessionOf(ctx);
+    const body = formOf(ctx);
     const details = await interactionOf(ctx, oauth.idp.provider);
     if (!details) return;
     const clientId = String(details.params.client_id);
@@ -86,7 +101,7 @@ ${requested.map((s) => `<label><input type="checkbox" name="scope" value="${esc(
         return created;
       });
     } catch (error) {
-      if (error instanceof DomainError) return page(ctx, 'Not approved', `<p>${esc(error.message)}</p>`, HTTP_STATUS[error.code]);
+      if (error instanceof DomainError) return message(ctx, 'Not approved', error.message, HTTP_STATUS[error.code]);
       throw error;
     }
     const grant = new oauth.idp.provider.Grant({ accountId: session.userId, clientId });

@@ -84,7 +84,7 @@ describe('OAuth 2.1', () => {
     const consent = await (step as Response).text();
     expect(consent).toContain('name="scope" value="content:write" checked');
     const csrf = /name="csrf" value="([^"]+)"/.exec(consent)![1]!;
-    const action = /action="([^"]+)"/.exec(consent)![1]!;
+    const action = /action="(\/oidc-interaction\/[^"]+\/consent)"/.exec(consent)![1]!; // the consent form, not the sign-out one
     const approved = await go(`${target.url}${action}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
