@@ -5,12 +5,12 @@
 import { DomainError } from '../../reference/domain/errors.js';
 import { newId } from '../../reference/domain/ids.js';
 import { entryOf, type Plan, type Site, type WorkspaceDoc } from '../../reference/domain/model.js';
-import { findSection, fingerprint, newSite, recordChange } from '../../reference/domain/site.js';
-import { takeConfig, type PortableSite } from '../../reference/tools/import-site.js';
+import { editorUrl, findSection, fingerprint, newSite, recordChange } from '../../reference/domain/site.js';
+import { takeConfig } from '../../reference/domain/import-merge.js';
+import { checkCreatorOwnsWorkspace } from '../../reference/domain/authorize.js';
 import { handlers } from '../../reference/tools/index.js';
-import { editorUrl } from '../../reference/tools/site-read.js';
 import { defineTool, type ContextOf, type HandlerOf, type HandlerTable, type ToolContext } from '../../reference/tools/types.js';
-import { checkSiteLimit, checkWorkspaceOwner } from '../../reference/tools/workspace.js';
+import { checkSiteLimit } from '../../reference/domain/workspace.js';
 import { loadTools } from '../../spec/index.js';
 
 /** publish-site-fails-closed: publish_site puts the draft live at once, with no review. */
@@ -27,8 +27,8 @@ export const replaceAnyRevision: HandlerOf<'replace_section_content'> = (ctx) =>
 
 /** create-site-limit-twice: create_site checks the site limit at the gate only, not again inside its write. */
 export const createSiteCheckedOnce = defineTool('create_site', async ({ rt, ws, connection, args, note, now }) => {
-  checkWorkspaceOwner(ws, connection.createdBy);
-  checkSiteLimit(rt, ws);
+  checkCreatorOwnsWorkspace(ws, connection);
+  checkSiteLimit(rt.limits, ws);
   const site = await rt.store.transact(ws.id, (fresh, tx) => {
     const created = newSite({ name: args.businessName, businessName: args.businessName, members: { [connection.createdBy]: 'owner' }, now });
     recordChange(created, now, 'site-created', 'Empty site created');
@@ -37,7 +37,7 @@ export const createSiteCheckedOnce = defineTool('create_site', async ({ rt, ws, 
     return created;
   });
   note('site created');
-  return { websiteId: site.websiteId, editorUrl: editorUrl(rt, site.websiteId), status: 'unpublished' as const };
+  return { websiteId: site.websiteId, editorUrl: editorUrl(rt.baseUrl, site.websiteId), status: 'unpublished' as const };
 });
 
 /**
@@ -165,7 +165,7 @@ export const mergeTakesConfig: HandlerOf<'import_site'> = async (ctx) => {
   if (targetId) {
     await ctx.rt.store.transact(ctx.ws.id, (ws) => {
       const site = entryOf(ws.sites, targetId);
-      if (site) takeConfig(site, ctx.args.snapshot as PortableSite);
+      if (site) takeConfig(site, ctx.args.snapshot);
     });
   }
   return answer;

@@ -101,3 +101,30 @@ export function authorizeRevoke(ws: WorkspaceDoc, userId: string, websiteId: str
   }
   return connection;
 }
+
+/**
+ * A new site in the connection's workspace (create_site, a new import): the creator must still be the company owner
+ * or own a site of it (live role, rule connection-live-role-recheck).
+ */
+export function checkCreatorOwnsWorkspace(ws: WorkspaceDoc, connection: Connection): void {
+  const userId = connection.createdBy;
+  const ownsSite = Object.values(ws.sites).some((s) => s.members[userId] === 'owner');
+  if (ws.ownerUserId !== userId && !ownsSite) {
+    throw new DomainError('access_denied', 'The person who created this connection no longer owns anything in this workspace.', { cause: 'creator-access-removed' });
+  }
+}
+
+/**
+ * The site an import merges into: in this connection's reach (another answers like a missing one, rule
+ * authz-cross-tenant-not-found) and editable by its creator now (rule import-merge-needs-edit-access).
+ */
+export function checkMergeTarget(ws: WorkspaceDoc, connection: Connection, targetId: string): Site {
+  if (connection.reach === 'website' && connection.websiteId !== targetId) throw websiteNotFound(targetId);
+  const site = entryOf(ws.sites, targetId);
+  if (!site) throw websiteNotFound(targetId);
+  const role = site.members[connection.createdBy];
+  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) {
+    throw new DomainError('access_denied', 'Merging needs edit access to the target website, which the connection\'s creator does not have.', { cause: role ? `creator-role-${role}` : 'creator-access-removed' });
+  }
+  return site;
+}

@@ -2,6 +2,9 @@
 // storage and of transactions: every business operation reads and writes exactly one of them, so the cost of
 // a write never grows with the number of workspaces or websites.
 import type { PlanKind, Role } from './vocabulary.js';
+import type { SectionType } from '../../generated/schemas/section-content.js';
+
+export type { SectionType };
 
 /**
  * The entry of an id-keyed record under `id` when it is the record's own: ids come from callers, and a plain
@@ -101,7 +104,8 @@ export interface SiteContent {
   pages: Page[];
   fonts: { role: 'heading' | 'body'; family: string }[];
   assets: Asset[];
-  redirects: { from: string; to: string; permanent: boolean }[];
+  /** `permanent` as the snapshot gave it: an import keeps a redirect without one as it came. */
+  redirects: { from: string; to: string; permanent?: boolean }[];
   collections: { key: string; name: string; items: Record<string, unknown>[] }[];
 }
 
@@ -126,7 +130,7 @@ export interface Page {
 export interface Section {
   sectionId: string;
   key: string;
-  type: string;
+  type: SectionType;
   content: Record<string, unknown>;
   layout: Layout;
   rev: number;
@@ -138,7 +142,7 @@ export interface Section {
 /** A block is typed like a section: a section type and content valid for it (rule portable-site-block-typed). */
 export interface Block {
   key: string;
-  type: string;
+  type: SectionType;
   content: Record<string, unknown>;
 }
 
@@ -178,8 +182,9 @@ export interface AnalyticsIds {
   metaPixelId?: string;
 }
 
+/** A new site's carries its business name; an imported one is the snapshot's, which may leave it out. */
 export interface ContactBlock {
-  businessName: string;
+  businessName?: string;
   email?: string;
   phone?: string;
   address?: { street?: string; city?: string; postalCode?: string; country?: string };
@@ -209,6 +214,8 @@ export interface Connection {
   tokenPrefix: string;
   createdAt: string;
   revokedAt: string | null;
+  /** What the owner called it in Developers settings (absent for connections made by pairing, OAuth or tests). */
+  name?: string;
   /** For OAuth connections: the client and subject the 5-minute delegation binds to this connection (§5.1). */
   oauth?: { clientId: string; subject: string };
 }

@@ -3,7 +3,7 @@
 // HTML or CSS can never enter (rule replace-section-no-raw-markup).
 import { sharedAjv } from '../../spec/index.js';
 import { DomainError } from './errors.js';
-import type { Section } from './model.js';
+import type { Section, SectionType } from './model.js';
 
 const ajv = sharedAjv();
 const BASE = 'https://site-mcp.invalid/spec/schemas/section-content.schema.json';
@@ -11,6 +11,11 @@ const BASE = 'https://site-mcp.invalid/spec/schemas/section-content.schema.json'
 export function sectionTypes(): string[] {
   const schema = ajv.getSchema(`${BASE}#/$defs/SectionType`)?.schema as { enum?: string[] } | undefined;
   return schema?.enum ?? [];
+}
+
+/** Whether `type` is a section type of spec/schemas/section-content.schema.json. */
+export function isSectionType(type: string): type is SectionType {
+  return sectionTypes().includes(type);
 }
 
 export function validateSectionContent(type: string, content: unknown): void {

@@ -1,7 +1,7 @@
 // Site-level helpers shared by tools, the fixtures protocol and the seed: making an empty site, finding pages
 // and sections, recording a draft change, and fingerprinting content.
 import { createHash } from 'node:crypto';
-import type { Page, Section, Site, SiteContent } from './model.js';
+import type { Page, Section, SectionType, Site, SiteContent } from './model.js';
 import type { Role } from './vocabulary.js';
 import { newId } from './ids.js';
 import { recordNotFound } from './errors.js';
@@ -79,7 +79,7 @@ export function uniqueSlug(site: Site, wanted: string): string {
   return slug;
 }
 
-export function newSection(page: Page, type: string, content: Record<string, unknown>, key?: string): Section {
+export function newSection(page: Page, type: SectionType, content: Record<string, unknown>, key?: string): Section {
   const taken = new Set(page.sections.map((s) => s.key));
   let k = key ?? type;
   for (let n = 2; taken.has(k); n++) k = `${key ?? type}-${n}`;
@@ -87,7 +87,7 @@ export function newSection(page: Page, type: string, content: Record<string, unk
 }
 
 /** A new page at the end of the site's draft, with its sections; the home page keeps the slug "home". */
-export function addPage(site: Site, input: { key: string; title: string; kind?: Page['kind']; sections?: { key: string; type: string; content: Record<string, unknown> }[] }): Page {
+export function addPage(site: Site, input: { key: string; title: string; kind?: Page['kind']; sections?: { key: string; type: SectionType; content: Record<string, unknown> }[] }): Page {
   const page: Page = {
     pageId: newId('page'),
     key: input.key,
@@ -119,3 +119,9 @@ export function starterPages(businessName: string): PageInput[] {
     { key: 'contact', title: 'Contact', sections: [{ key: 'form', type: 'contact', content: { heading: 'Get in touch', showForm: true } }] },
   ];
 }
+
+/** Where a person edits a site in the app (the editorUrl of create_site, import_site, get_site_overview, …). */
+export const editorUrl = (baseUrl: string, websiteId: string) => `${baseUrl}/dashboard/sites/${websiteId}/editor`;
+
+/** The live address of a published site, null while unpublished. */
+export const publicUrl = (baseUrl: string, site: Site) => (site.published ? `${baseUrl}/sites/${site.websiteId}/` : null);

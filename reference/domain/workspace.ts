@@ -4,6 +4,7 @@ import type { UserRecord, WorkspaceDoc } from './model.js';
 import type { DirectoryKind } from '../store/store.js';
 import { newId } from './ids.js';
 import { hashPassword } from './passwords.js';
+import { DomainError } from './errors.js';
 
 type Required = 'companyName' | 'plan' | 'ownerUserId';
 
@@ -38,4 +39,21 @@ export function lookupsOfNew(doc: WorkspaceDoc): [DirectoryKind, string][] {
     ...Object.values(doc.sites).map((site): [DirectoryKind, string] => ['site', site.websiteId]),
     ...Object.values(doc.users).flatMap((user): [DirectoryKind, string][] => [['user', user.userId], ['email', user.email]]),
   ];
+}
+
+/** The limits a workspace's plan sets on its sites (spec/limits.json siteLimitByPlan). */
+export interface SiteLimits {
+  siteLimitByPlan: Record<string, number>;
+}
+
+/**
+ * Refuses one more site past the plan's limit. Checked at the gate and again inside the commit transaction, so two
+ * concurrent calls cannot both take the last slot (rule create-site-limit-twice).
+ */
+export function checkSiteLimit(limits: SiteLimits, ws: WorkspaceDoc, adding = 1): void {
+  const limit = limits.siteLimitByPlan[ws.plan] ?? 0;
+  const count = Object.keys(ws.sites).length;
+  if (count + adding > limit) {
+    throw new DomainError('site_limit_reached', `The ${ws.plan} plan allows ${limit} website${limit === 1 ? '' : 's'} and this workspace has ${count}. The owner can change plans in the app.`, { limit });
+  }
 }

@@ -13,7 +13,7 @@ import { rateLimited } from '../domain/rate-limit.js';
 import { clientAddress } from './app/client-address.js';
 import { indexConnection } from '../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
-import { toPortableSite } from '../tools/site-read.js';
+import { toPortableSite } from '../domain/portable-site.js';
 import { appSecurityHeaders, message, render } from '../web/render.js';
 import { checkedForm, formOf, sessionOf, signedIn } from '../web/session.js';
 import { entryOf } from '../domain/model.js';

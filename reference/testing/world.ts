@@ -8,6 +8,7 @@ import { newId } from '../domain/ids.js';
 import { DomainError } from '../domain/errors.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from '../domain/workspace.js';
 import { addPage, newSite, recordChange, starterPages } from '../domain/site.js';
+import { isSectionType } from '../domain/section-content.js';
 import type { Store } from '../store/store.js';
 
 export interface WorldRequest {
@@ -86,7 +87,8 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
     const businessName = s.businessName ?? 'Example Bakery';
     const site = newSite({ name: s.name ?? `${businessName} site`, businessName, members, now });
     const pagesOut: WorldResponse['sites'][string]['pages'] = {};
-    for (const p of s.pages ?? starterPages(businessName)) {
+    for (const requested of s.pages ?? starterPages(businessName)) {
+      const p = withSectionTypes(requested, s.key);
       const page = addPage(site, p);
       const sectionsOut = Object.fromEntries((p.sections ?? []).map((sec, i) => [sec.key, page.sections[i]!.sectionId]));
       pagesOut[p.key] = { pageId: page.pageId, sections: sectionsOut };
@@ -111,4 +113,17 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
   }
   await store.create(doc, lookupsOfNew(doc));
   return response;
+}
+
+/**
+ * A requested page whose sections name section types this server has: the protocol takes any string (another
+ * target has its own types, rule section-types), and this server refuses one it cannot store.
+ */
+function withSectionTypes(page: NonNullable<WorldRequest['sites']>[number]['pages'] extends (infer P)[] | undefined ? P : never, siteKey: string): Parameters<typeof addPage>[1] {
+  const sections = (page.sections ?? []).map((section) => {
+    const { type } = section;
+    if (!isSectionType(type)) throw new DomainError('validation_failed', `site "${siteKey}" page "${page.key}": unknown section type "${type}"`);
+    return { ...section, type };
+  });
+  return { ...page, sections };
 }

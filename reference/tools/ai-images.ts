@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ImageProvider } from '../domain/image-provider.js';
-import type { ToolHandler } from './types.js';
+import { defineTool } from './types.js';
 
 function insufficient(balance: number, cost: number): DomainError {
   return new DomainError('insufficient_credits', `Generating an image costs ${cost} credit${cost === 1 ? '' : 's'} and the workspace has ${balance}. The owner can buy credits in the app.`, { limit: balance });
 }
 
-const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landscape' | 'portrait' }> = async ({ rt, ws, site, args, note }) => {
+const generate_image = defineTool('generate_image', async ({ rt, ws, site, args, note }) => {
   const cost = rt.limits.imageCreditCost.value;
   // Every call is logged with the credits it spent, a refusal or failure with 0 (rule generate-image-logged-credits);
   // the success below replaces this note.
@@ -24,12 +24,12 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
   // The provider is a service (services.ts); a delivery that fails charges nothing (rule generate-image-charged-after-delivery).
   let image: Awaited<ReturnType<ImageProvider['render']>>;
   try {
-    image = await rt.images.render({ workspaceId: ws.id, prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site!.brand });
+    image = await rt.images.render({ workspaceId: ws.id, prompt: args.prompt, aspect: args.aspect ?? 'square', brand: site.brand });
   } catch {
     throw new DomainError('operation_failed', 'The image provider failed to deliver an image; nothing was charged. Try again later.');
   }
   const assetId = newId('asset');
-  const dir = join(rt.config.dataDir, 'library', site!.websiteId);
+  const dir = join(rt.config.dataDir, 'library', site.websiteId);
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${assetId}.svg`);
   await writeFile(file, image.bytes);
@@ -40,11 +40,11 @@ const generate_image: ToolHandler<{ prompt: string; aspect?: 'square' | 'landsca
     if (!fresh.aiConsent) throw new DomainError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
     if (fresh.credits < cost) throw insufficient(fresh.credits, cost);
     fresh.credits -= cost;
-    fresh.sites[site!.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
+    fresh.sites[site.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
     return fresh.credits;
   });
   note('image generated into the library', { creditsSpent: cost });
-  return { assetId, url: `${rt.baseUrl}/library/${site!.websiteId}/${assetId}.svg`, creditsSpent: cost, creditsRemaining };
-};
+  return { assetId, url: `${rt.baseUrl}/library/${site.websiteId}/${assetId}.svg`, creditsSpent: cost, creditsRemaining };
+});
 
 export const aiImageHandlers = { generate_image };

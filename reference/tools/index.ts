@@ -2,8 +2,8 @@
 // spec/tools without a handler, a handler for a name outside spec/tools, or a tool two areas both handle fails
 // to compile (reference/test/catalogue.test.ts checks the same at run time).
 import type { ToolName } from '../../generated/tool-map.js';
-import type { HandlerOf, HandlerTable, ToolContext, ToolHandler } from './types.js';
-import { exportHandlers, siteReadHandlers } from './site-read.js';
+import type { HandlerTable, ToolContext } from './types.js';
+import { siteReadHandlers } from './site-read.js';
 import { contentWriteHandlers } from './content-write.js';
 import { advancedEditorHandlers } from './advanced-editor.js';
 import { importHandlers } from './import-site.js';
@@ -28,23 +28,16 @@ function joinAreas<const T extends readonly object[]>(
   return Object.assign({}, ...areas);
 }
 
-/**
- * An area whose handlers are not declared with defineTool yet (issue 15 item 3 converts them one by one): tsc
- * checks its tool names, but not its arguments and answers against generated/.
- */
-const notYetTyped = <T extends Record<string, ToolHandler>>(area: T) => area as unknown as { [K in keyof T]: K extends ToolName ? HandlerOf<K> : never };
-
 export const handlers: HandlerTable = joinAreas(
   siteReadHandlers,
-  notYetTyped(exportHandlers),
   contentWriteHandlers,
   advancedEditorHandlers,
-  notYetTyped(importHandlers),
-  notYetTyped(migrateHandlers),
+  importHandlers,
+  migrateHandlers,
   commerceHandlers,
   settingsAccessCommsHandlers,
   domainHandlers,
-  notYetTyped(aiImageHandlers),
+  aiImageHandlers,
   crmHandlers,
   workspaceHandlers,
   reviewedHandlers,

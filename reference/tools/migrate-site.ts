@@ -5,8 +5,10 @@
 import { DomainError } from '../domain/errors.js';
 import { crawl, type CrawledPage } from '../domain/crawler.js';
 import { checkUrl, systemResolve, UnsafeUrlError } from '../domain/safe-fetch.js';
-import { importInto, type PortablePage, type PortableSite } from './import-site.js';
-import type { ToolHandler } from './types.js';
+import { importSnapshot } from '../domain/import-merge.js';
+import type { PortablePage, PortableSite } from '../domain/portable-site.js';
+import { editorUrl } from '../domain/site.js';
+import { defineTool } from './types.js';
 
 const slugOf = (path: string, i: number) => (path === '/' || path === '' ? 'home' : path.replace(/\.[a-z]+$/i, '').replace(/[^a-z0-9]+/gi, '-').replace(/^-+|-+$/g, '').toLowerCase().slice(0, 60) || `page-${i}`);
 const plain = (s: string, max: number) => s.replace(/[<>]/g, '').slice(0, max);
@@ -24,8 +26,7 @@ export function toTypedPage(page: CrawledPage, i: number): PortablePage {
   return { key, title: plain(page.title || heading || key, 200), slug: key, sections };
 }
 
-const migrate_site_from_url: ToolHandler<{ url: string; mergeIntoWebsiteId?: string; maxPages?: number }> = async (ctx) => {
-  const { args, rt } = ctx;
+const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args, rt, ws, connection, note, now }) => {
   try {
     // The network is a service (services.ts): the real one, or a test's fake web (no public network in tests).
     await checkUrl(args.url, rt.net.resolve ?? systemResolve, rt.net.allowOrigins);
@@ -42,7 +43,8 @@ const migrate_site_from_url: ToolHandler<{ url: string; mergeIntoWebsiteId?: str
   const seen = new Set<string>();
   const unique = pages.filter((p) => (seen.has(p.key) ? false : (seen.add(p.key), true)));
   const snapshot: PortableSite = { format: 'PortableSiteV1', site: { name: result.pages[0]!.title || new URL(args.url).hostname }, pages: unique };
-  const imported = await importInto(ctx, snapshot, { mergeIntoWebsiteId: args.mergeIntoWebsiteId });
+  const imported = await importSnapshot(rt, ws, connection, snapshot, { mergeIntoWebsiteId: args.mergeIntoWebsiteId }, now);
+  note(imported.summary);
   const dropped = result.pages.reduce((n, p) => n + p.droppedEmbeds, 0);
   const actionsRequired = [
     'Visual capture is not available on this server; pages were converted to typed sections. Review the layout in the editor.',
@@ -52,7 +54,7 @@ const migrate_site_from_url: ToolHandler<{ url: string; mergeIntoWebsiteId?: str
   ];
   return {
     websiteId: imported.websiteId,
-    editorUrl: imported.editorUrl,
+    editorUrl: editorUrl(rt.baseUrl, imported.websiteId),
     fidelity: 'typed' as const,
     pagesFetched: result.pages.length,
     pagesFailed: result.failed.length,
@@ -63,6 +65,6 @@ const migrate_site_from_url: ToolHandler<{ url: string; mergeIntoWebsiteId?: str
     assetsSkipped: imported.assetsSkipped.length,
     actionsRequired,
   };
-};
+});
 
 export const migrateHandlers = { migrate_site_from_url };

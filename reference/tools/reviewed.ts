@@ -1,17 +1,13 @@
 // The reviewed rail's tools (§1.6, §2.6, §4.3): seven prepare_* tools that create plans, publish_site which
 // fails closed, and confirm_pending_action which redeems an approved plan and performs its effect, all in one
-// transaction (the plan is marked redeemed in the same write as the effect).
-import { createHash, randomBytes } from 'node:crypto';
-import { DomainError, recordNotFound, websiteNotFound } from '../domain/errors.js';
-import { checkRedeemable, createPlan, reviewCard } from '../domain/plans.js';
+// transaction (the plan is marked redeemed in the same write as the effect; the effects: domain/plan-effects.ts).
+import { DomainError, websiteNotFound } from '../domain/errors.js';
+import { createPlan, reviewCard } from '../domain/plans.js';
+import { findRecord, redeemPlan, sendable } from '../domain/plan-effects.js';
 import { fingerprint } from '../domain/site.js';
-import { newId } from '../domain/ids.js';
-import type { Plan, Site, WorkspaceDoc } from '../domain/model.js';
+import type { Plan, Site } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
-import { companyFacts, createCompany } from '../domain/company.js';
 import { defineTool, type ToolContext } from './types.js';
-import type { Runtime } from '../runtime.js';
-import type { Transaction } from '../store/store.js';
 import { entryOf } from '../domain/model.js';
 
 /** A prepare_* handler: its arguments typed by the tool it is declared for (defineTool infers A). */
@@ -26,14 +22,6 @@ function prepare<A>(kind: PlanKind, describe: (ctx: ToolContext<A, Site>, site: 
     return card;
   };
 }
-
-function findRecord(site: Site, kind: 'products' | 'documents', idField: string, id: string): Record<string, unknown> {
-  const record = site.records[kind].find((r) => r[idField] === id);
-  if (!record) throw recordNotFound(kind === 'products' ? 'product' : 'document', id);
-  return record;
-}
-
-const sendable = (doc: Record<string, unknown>) => doc.status === 'draft' && !doc.sentAt;
 
 const prepare_publish = defineTool('prepare_publish', prepare('publish', (_ctx, site) => ({
   params: {},
@@ -103,74 +91,10 @@ const publish_site = defineTool('publish_site', async () => {
   });
 });
 
-type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, rt: Runtime, tx: Transaction) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
-
-function requirePinned(ok: boolean, planId: string, rule: 'plan-pins-site-revision' | 'plan-pins-product-revision' | 'plan-pins-document-fingerprint'): void {
-  if (!ok) throw new DomainError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
-}
-
-const EFFECTS: Record<PlanKind, Effect> = {
-  publish: (_ws, site, plan, now) => {
-    requirePinned(site.siteRevision === plan.pinned.siteRevision, plan.planId, 'plan-pins-site-revision');
-    site.published = { revision: site.siteRevision, publishedAt: now.toISOString(), content: structuredClone(site.draft) };
-    return { effect: `Published revision ${site.siteRevision}.`, result: { publishedRevision: site.siteRevision } };
-  },
-  unpublish: (_ws, site) => {
-    site.published = null;
-    return { effect: 'The site is no longer on its public address.', result: { status: 'unpublished' } };
-  },
-  publish_product: (_ws, site, plan) => {
-    const product = findRecord(site, 'products', 'productId', String(plan.params.productId));
-    requirePinned(Number(product.revision ?? 0) === plan.pinned.productRevision, plan.planId, 'plan-pins-product-revision');
-    product.status = 'public';
-    return { effect: `Product ${String(product.name)} is public.`, result: { productId: product.productId, status: 'public' } };
-  },
-  grant_access: (ws, site, plan, now) => {
-    const secret = randomBytes(24).toString('base64url');
-    const invitation = {
-      invitationId: newId('inv'),
-      email: String(plan.params.email),
-      level: plan.params.level as 'editor' | 'viewer',
-      status: 'pending' as const,
-      createdAt: now.toISOString(),
-      secretHash: createHash('sha256').update(secret).digest('hex'),
-    };
-    site.invitations.push(invitation);
-    ws.outbox.push({ messageId: newId('msg'), kind: 'invitation', websiteId: site.websiteId, subjectId: invitation.invitationId, queuedAt: now.toISOString() });
-    // The acceptance link goes to the invitee's mailbox only; the caller gets ids (rule grant-access-no-link).
-    return { effect: `Invitation created as ${invitation.level}, pending acceptance.`, result: { invitationId: invitation.invitationId, level: invitation.level, status: 'pending' } };
-  },
-  send_document: (ws, site, plan, now) => {
-    const doc = findRecord(site, 'documents', 'documentId', String(plan.params.documentId));
-    requirePinned(fingerprint(doc) === plan.pinned.documentFingerprint && sendable(doc), plan.planId, 'plan-pins-document-fingerprint');
-    doc.status = 'sent';
-    doc.sentAt = now.toISOString();
-    ws.outbox.push({ messageId: newId('msg'), kind: 'document', websiteId: site.websiteId, subjectId: String(doc.documentId), queuedAt: now.toISOString() });
-    return { effect: `${String(doc.kind)} marked sent.`, result: { documentId: doc.documentId, documentStatus: 'sent' } };
-  },
-  create_company: async (ws, _site, plan, now, rt, tx) => {
-    // Committed with the plan marked redeemed, or not at all (rule company-creation-atomic).
-    const company = await createCompany(rt.store, tx, ws, plan.planId, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
-    // Reported from the stored company, so the caller (and the suite) sees what was really created.
-    return {
-      effect: `Company "${company.companyName}" created on plan ${company.plan}.`,
-      result: { companyId: company.id, ...companyFacts(company) },
-    };
-  },
-  search_visibility: (_ws, site, plan) => {
-    site.searchVisible = Boolean(plan.params.visible);
-    return { effect: site.searchVisible ? 'Search engines may index the site.' : 'Search engines are asked not to index the site.', result: { searchVisible: site.searchVisible } };
-  },
-};
-
 const confirm_pending_action = defineTool('confirm_pending_action', async (ctx) => {
-  const outcome = await ctx.rt.store.transact(ctx.ws.id, async (ws, tx) => {
-    const connection = ws.connections[ctx.connection.connectionId]!;
-    const { plan, site } = checkRedeemable(ws, connection, ctx.args.planId, ctx.args.websiteId, ctx.now);
-    const done = await EFFECTS[plan.kind](ws, site, plan, ctx.now, ctx.rt, tx);
-    plan.status = 'redeemed';
-    return { planId: plan.planId, kind: plan.kind, websiteId: plan.websiteId, ...done };
-  });
+  const outcome = await ctx.rt.store.transact(ctx.ws.id, (ws, tx) =>
+    redeemPlan(ctx.rt.store, ws, tx, ws.connections[ctx.connection.connectionId]!, ctx.args.planId, ctx.args.websiteId, ctx.now),
+  );
   ctx.note(`${outcome.kind} plan confirmed`);
   return outcome;
 });

@@ -1,12 +1,10 @@
 // site:read tools (§4.3): list_sites, get_site_overview, list_pages, get_page, list_draft_changes,
 // get_brand, get_analytics_summary, export_site. They read; they never write (rule read-tools-no-side-effects).
 import type { Site, WorkspaceDoc, Connection } from '../domain/model.js';
-import { findPage } from '../domain/site.js';
-import { defineTool, type ToolHandler } from './types.js';
-import type { Runtime } from '../runtime.js';
+import { editorUrl, findPage, publicUrl } from '../domain/site.js';
+import { toPortableSite } from '../domain/portable-site.js';
+import { defineTool } from './types.js';
 
-export const editorUrl = (rt: Runtime, websiteId: string) => `${rt.baseUrl}/dashboard/sites/${websiteId}/editor`;
-export const publicUrl = (rt: Runtime, site: Site) => (site.published ? `${rt.baseUrl}/sites/${site.websiteId}/` : null);
 
 /** Sites this connection can see now: its reach, filtered by the creator's live membership. */
 export function visibleSites(ws: WorkspaceDoc, connection: Connection): Site[] {
@@ -33,8 +31,8 @@ const get_site_overview = defineTool('get_site_overview', ({ rt, site }) => ({
   status: siteStatus(site),
   siteRevision: site.siteRevision,
   publishedRevision: site.published?.revision ?? null,
-  publicUrl: publicUrl(rt, site),
-  editorUrl: editorUrl(rt, site.websiteId),
+  publicUrl: publicUrl(rt.baseUrl, site),
+  editorUrl: editorUrl(rt.baseUrl, site.websiteId),
   pageCount: site.draft.pages.length,
   searchVisible: site.searchVisible,
   updatedAt: site.updatedAt,
@@ -90,43 +88,7 @@ const get_analytics_summary = defineTool('get_analytics_summary', ({ site, args 
   };
 });
 
-/** PortableSiteV1 of the draft (never the published snapshot): rules export-site-whole-draft, portable-site-*. */
-export function toPortableSite(site: Site, now: Date) {
-  return {
-    format: 'PortableSiteV1' as const,
-    exportedAt: now.toISOString(),
-    site: { name: site.name, businessName: site.businessName, locale: 'en' },
-    theme: { colors: site.brand.colors, style: site.brand.style },
-    fonts: site.draft.fonts,
-    pages: site.draft.pages.map((p) => ({
-      key: p.key,
-      title: p.title,
-      slug: p.slug,
-      kind: p.kind,
-      seo: p.seo,
-      hidden: p.hidden,
-      sections: p.sections.map((s) => ({
-        externalKey: `${p.key}/${s.key}`,
-        type: s.type,
-        content: s.content,
-        layout: s.layout,
-        rev: s.rev,
-        hidden: s.hidden,
-        blocks: structuredClone(s.blocks ?? []),
-      })),
-    })),
-    assets: site.draft.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
-    services: site.records.services.map((s) => ({ key: String(s.serviceId), name: String(s.name), ...(s.description ? { description: String(s.description) } : {}) })),
-    collections: site.draft.collections,
-    redirects: site.draft.redirects,
-    contact: site.contact,
-    analytics: site.analytics,
-  };
-}
+/** The whole draft as PortableSiteV1 (domain/portable-site.ts; rules export-site-whole-draft, portable-site-*). */
+const export_site = defineTool('export_site', ({ site, now }) => ({ snapshot: toPortableSite(site, now) }));
 
-// Not declared with defineTool yet: a stored section's type is a string, where the export's schema allows only
-// the section types; it waits for Section.type to take the generated SectionType (with import-site.ts).
-const export_site: ToolHandler = ({ site, now }) => ({ snapshot: toPortableSite(site!, now) });
-
-export const siteReadHandlers = { list_sites, get_site_overview, list_pages, get_page, list_draft_changes, get_brand, get_analytics_summary };
-export const exportHandlers = { export_site };
+export const siteReadHandlers = { list_sites, get_site_overview, list_pages, get_page, list_draft_changes, get_brand, get_analytics_summary, export_site };

@@ -39,6 +39,3 @@ export type HandlerTable = { [N in ToolName]: HandlerOf<N> };
 export function defineTool<N extends ToolName>(name: N, handler: HandlerOf<N>): HandlerOf<N> {
   return handler;
 }
-
-/** Transitional: a handler not yet declared with defineTool (issue 15 item 3 converts them area by area). */
-export type ToolHandler<A = any, D = any> = (ctx: ToolContext<A>) => Promise<D> | D;

@@ -1,0 +1,261 @@
+// Import (§4.3 import_site, and migrate_site_from_url after its crawl): a PortableSiteV1 snapshot becomes a new
+// unpublished draft website, or is merged into an existing site by externalKey under the merge rules. Assets are
+// fetched through the SSRF-hardened pipeline and skipped with a reason when unsafe or unfetchable; everything
+// lands in one transaction or not at all. Who may merge or create is decided by authorize.ts.
+import { newId } from './ids.js';
+import type { Connection, Site, WorkspaceDoc } from './model.js';
+import { newSite, recordChange } from './site.js';
+import { validateSectionContent } from './section-content.js';
+import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
+import { toPage, toSection, sectionKeyOf, type PortablePage, type PortableSite } from './portable-site.js';
+import { checkCreatorOwnsWorkspace, checkMergeTarget } from './authorize.js';
+import { checkSiteLimit, type SiteLimits } from './workspace.js';
+import type { Network } from '../services.js';
+import type { Store } from '../store/store.js';
+
+const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
+
+/** Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons. */
+export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network) {
+  const kept: Site['draft']['assets'] = [];
+  const skipped: { url: string; reason: string }[] = [];
+  for (const [i, asset] of assets.entries()) {
+    if (i >= ASSET_LIMITS.maxAssets) {
+      skipped.push({ url: asset.url, reason: `over the ${ASSET_LIMITS.maxAssets}-asset cap` });
+      continue;
+    }
+    try {
+      const res = await safeFetch(asset.url, { ...ASSET_LIMITS, ...net });
+      if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
+      if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
+      kept.push({ assetId: newId('asset'), key: asset.key, url: res.url, alt: asset.alt ?? '', kind: asset.kind ?? 'image' });
+    } catch (error) {
+      skipped.push({ url: asset.url, reason: error instanceof UnsafeUrlError ? error.message : 'could not be fetched' });
+    }
+  }
+  return { kept, skipped };
+}
+
+type ImageHolder = Record<string, unknown> & { imageUrl: string };
+
+/** Every object inside the sections' content that names an image by URL (an image section, gallery items, …). */
+function contentImages(pages: PortablePage[]): ImageHolder[] {
+  const found: ImageHolder[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      if (typeof (value as Record<string, unknown>).imageUrl === 'string') found.push(value as ImageHolder);
+      Object.values(value).forEach(walk);
+    }
+  };
+  // Blocks are typed like sections, so their images go through the same pipeline (rule portable-site-blocks-carried).
+  for (const page of pages) for (const section of page.sections) [section.content, ...(section.blocks ?? []).map((b) => b.content)].forEach(walk);
+  return found;
+}
+
+/**
+ * Sends every image URL inside section content through the same capped, re-validated pipeline as the listed
+ * assets (rule import-site-assets-revalidated): a kept image points at the fetched address and joins the site's
+ * assets; a skipped one leaves the content, with its gallery item, or with its whole image section when nothing
+ * else names the image, and is reported in assetsSkipped. Returns the pages to import.
+ */
+async function revalidateContentImages(pages: PortablePage[], net: Network) {
+  const copy = structuredClone(pages);
+  const holders = contentImages(copy);
+  const { kept, skipped } = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), net);
+  const keptByKey = new Map(kept.map((a) => [a.key, a]));
+  const dropped = new Set<unknown>();
+  holders.forEach((holder, i) => {
+    const asset = keptByKey.get(`content-image-${i}`);
+    if (asset) holder.imageUrl = asset.url;
+    else if (holder.imageAssetId === undefined) dropped.add(holder);
+    else delete (holder as Record<string, unknown>).imageUrl;
+  });
+  // Nothing dropped: the content was validated on the way in and only image addresses changed.
+  if (dropped.size === 0) return { pages: copy, kept, skipped };
+  const prune = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.filter((v) => !dropped.has(v)).map(prune);
+    if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = prune(v);
+    return value;
+  };
+  const stillValid = (s: { type: string; content: Record<string, unknown> }) => {
+    try {
+      validateSectionContent(s.type, s.content);
+      return true;
+    } catch {
+      return false; // e.g. a gallery whose every image was skipped
+    }
+  };
+  const keptParts = <T extends { type: string; content: Record<string, unknown> }>(parts: T[]): T[] =>
+    parts.filter((s) => !dropped.has(s.content)).map((s) => ({ ...s, content: prune(s.content) as T['content'] })).filter(stillValid);
+  for (const page of copy) {
+    page.sections = keptParts(page.sections).map((s) => (s.blocks ? { ...s, blocks: keptParts(s.blocks) } : s));
+  }
+  return { pages: copy, kept, skipped };
+}
+
+interface MergeReport { inserted: string[]; updated: string[]; keptFields: { key: string; field: string; appValue: unknown; pushedValue: unknown }[] }
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Remembers what was pushed into a section as the base of its next merge (rule import-merge-three-way). */
+function rememberBase(site: Site, sectionId: string, pushed: Record<string, unknown>): void {
+  site.syncBases ??= {};
+  site.syncBases[sectionId] = { ...site.syncBases[sectionId], ...structuredClone(pushed) };
+}
+
+/**
+ * One field of a matched section, merged three-way (rules import-merge-field-by-field, import-merge-three-way):
+ * 'pushed' when the app left the field at its base (or already holds the pushed value), 'app' when only the
+ * app changed it, 'conflict' when both did. Without a base (never pushed) an app edit counts as a change and
+ * so does any pushed value that differs from it.
+ */
+function mergeField(f: { app: unknown; pushed: unknown; base: { value: unknown } | undefined; editedInApp: boolean }): 'pushed' | 'app' | 'conflict' {
+  const appChanged = f.editedInApp && !(f.base && sameValue(f.app, f.base.value));
+  if (!appChanged || sameValue(f.pushed, f.app)) return 'pushed';
+  const pushChanged = !f.base || !sameValue(f.pushed, f.base.value);
+  return pushChanged ? 'conflict' : 'app';
+}
+
+/**
+ * Merges pushed pages into the site's draft (rules import-merge-*): sections match by externalKey; new ones
+ * are inserted; a matched section merges field by field, three-way against the value last pushed (mergeField)
+ * unless forced. Site configuration, theme and fonts are never touched.
+ */
+export function mergeDraft(site: Site, pages: PortablePage[], forceKeys: string[]): MergeReport {
+  const report: MergeReport = { inserted: [], updated: [], keptFields: [] };
+  const forced = new Set(forceKeys);
+  for (const pushedPage of pages) {
+    let page = site.draft.pages.find((p) => p.key === pushedPage.key);
+    if (!page) {
+      page = { ...toPage({ ...pushedPage, sections: [] }) };
+      site.draft.pages.push(page);
+    }
+    for (const pushed of pushedPage.sections) {
+      const sectionKey = sectionKeyOf(pushed.externalKey);
+      const existing = page.sections.find((s) => s.key === sectionKey);
+      if (!existing) {
+        const inserted = toSection(pushed);
+        page.sections.push(inserted);
+        rememberBase(site, inserted.sectionId, pushed.content);
+        report.inserted.push(pushed.externalKey);
+        continue;
+      }
+      if (existing.type !== pushed.type && !forced.has(pushed.externalKey)) {
+        report.keptFields.push({ key: pushed.externalKey, field: '(type)', appValue: existing.type, pushedValue: pushed.type });
+        continue;
+      }
+      // The whole-section form <page>/<section> makes the pushed section win whole (rule import-merge-force-keys).
+      const wholeForced = forced.has(pushed.externalKey);
+      const edited = new Set(wholeForced ? [] : (site.appEdits[existing.sectionId] ?? []));
+      const bases = site.syncBases?.[existing.sectionId] ?? {};
+      const merged: Record<string, unknown> = wholeForced ? structuredClone(pushed.content) : structuredClone(existing.content);
+      for (const [field, value] of Object.entries(wholeForced ? {} : pushed.content)) {
+        const appValue = existing.content[field];
+        const outcome = forced.has(`${pushed.externalKey}#${field}`)
+          ? 'pushed'
+          : mergeField({ app: appValue, pushed: value, base: field in bases ? { value: bases[field] } : undefined, editedInApp: edited.has(field) });
+        if (outcome === 'pushed') {
+          merged[field] = structuredClone(value);
+          edited.delete(field); // the draft holds the pushed value again: the app's edit is merged away
+        }
+        if (outcome === 'conflict') report.keptFields.push({ key: pushed.externalKey, field, appValue, pushedValue: value });
+      }
+      validateSectionContent(existing.type === pushed.type ? existing.type : pushed.type, merged);
+      existing.type = pushed.type;
+      existing.content = merged;
+      // No app editor changes blocks, so pushed blocks always win (nobody edited them in the app); a push
+      // without blocks leaves the section's own (rule portable-site-blocks-carried).
+      if (pushed.blocks) existing.blocks = structuredClone(pushed.blocks);
+      existing.rev += 1;
+      // App edits the push did not take over stay marked, pushed or not (rule import-merge-three-way).
+      site.appEdits[existing.sectionId] = [...edited];
+      if (wholeForced && site.syncBases) delete site.syncBases[existing.sectionId];
+      rememberBase(site, existing.sectionId, pushed.content);
+      report.updated.push(pushed.externalKey);
+    }
+  }
+  return report;
+}
+
+/** What a new import takes besides pages: the site's identity, theme and fonts (never a merge's, see importInto). */
+export function takeConfig(site: Site, snapshot: PortableSite): void {
+  site.name = snapshot.site.name;
+  site.businessName = snapshot.site.businessName ?? snapshot.site.name;
+  if (snapshot.fonts) site.draft.fonts = structuredClone(snapshot.fonts);
+  if (snapshot.theme?.colors) site.brand.colors = { ...site.brand.colors, ...snapshot.theme.colors };
+  if (snapshot.theme?.style) site.brand.style = snapshot.theme.style;
+}
+
+function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, assets: Site['draft']['assets']): Site {
+  const businessName = snapshot.site.businessName ?? snapshot.site.name;
+  const site = newSite({ name: snapshot.site.name, businessName, members, now });
+  site.draft.pages = snapshot.pages.map(toPage);
+  // What a new site was created from is the base of its first merge (rule import-merge-three-way).
+  snapshot.pages.forEach((page, p) => page.sections.forEach((pushed, s) => rememberBase(site, site.draft.pages[p]!.sections[s]!.sectionId, pushed.content)));
+  takeConfig(site, snapshot);
+  site.draft.assets = assets;
+  site.draft.redirects = structuredClone(snapshot.redirects ?? []);
+  site.draft.collections = structuredClone(snapshot.collections ?? []);
+  site.records.services = (snapshot.services ?? []).map((s) => ({ serviceId: newId('service'), websiteId: site.websiteId, name: s.name, description: s.description, status: 'draft', createdAt: now.toISOString() }));
+  if (snapshot.contact) site.contact = structuredClone(snapshot.contact);
+  if (snapshot.analytics) site.analytics = structuredClone(snapshot.analytics);
+  recordChange(site, now, 'import', 'Site imported from a PortableSiteV1 snapshot');
+  return site;
+}
+
+/** What an import needs from the server: its store, its network and the plans' site limits. */
+export interface ImportServices {
+  store: Store;
+  net: Network;
+  limits: SiteLimits;
+}
+
+export type ImportOutcome =
+  | { merged: true; websiteId: string; restorePointId: string; inserted: string[]; updated: string[]; keptFields: MergeReport['keptFields']; assetsSkipped: { url: string; reason: string }[]; summary: string }
+  | { merged: false; websiteId: string; assetsSkipped: { url: string; reason: string }[]; summary: string };
+
+/**
+ * Imports `snapshot` for `connection`: merged into `options.mergeIntoWebsiteId`, or as a new site. `summary` is the
+ * PII-free activity note (rule activity-pii-free).
+ */
+export async function importSnapshot(
+  services: ImportServices,
+  ws: WorkspaceDoc,
+  connection: Connection,
+  snapshot: PortableSite,
+  options: { mergeIntoWebsiteId?: string; forceKeys?: string[] },
+  now: Date,
+): Promise<ImportOutcome> {
+  const listed = await fetchAssets(snapshot.assets ?? [], services.net);
+  const inContent = await revalidateContentImages(snapshot.pages, services.net);
+  snapshot = { ...snapshot, pages: inContent.pages };
+  const kept = [...listed.kept, ...inContent.kept];
+  const assetsSkipped = [...listed.skipped, ...inContent.skipped];
+  if (options.mergeIntoWebsiteId) {
+    const targetId = options.mergeIntoWebsiteId;
+    const result = await services.store.transact(ws.id, (fresh) => {
+      // In this connection's reach and editable by its creator (rule import-merge-needs-edit-access).
+      const site = checkMergeTarget(fresh, connection, targetId);
+      const restorePointId = newId('restore');
+      site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
+      if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
+      const report = mergeDraft(site, snapshot.pages, options.forceKeys ?? []);
+      // Site identity, theme and fonts are never merged (rule import-merge-never-touches-config).
+      recordChange(site, now, 'import-merge', `Import merged: ${report.updated.length} sections updated, ${report.inserted.length} inserted`);
+      return { websiteId: site.websiteId, restorePointId, ...report };
+    });
+    const summary = `import merged (${result.updated.length} updated, ${result.inserted.length} inserted, ${result.keptFields.length} kept)`;
+    return { merged: true, ...result, assetsSkipped, summary };
+  }
+  checkCreatorOwnsWorkspace(ws, connection);
+  checkSiteLimit(services.limits, ws);
+  const site = await services.store.transact(ws.id, (fresh, tx) => {
+    checkSiteLimit(services.limits, fresh);
+    const created = buildSite(snapshot, { [connection.createdBy]: 'owner' }, now, kept);
+    fresh.sites[created.websiteId] = created;
+    tx.index('site', created.websiteId); // committed with the site (rule store-lookups-with-document)
+    return created;
+  });
+  return { merged: false, websiteId: site.websiteId, assetsSkipped, summary: `site imported (${snapshot.pages.length} pages, ${assetsSkipped.length} assets skipped)` };
+}
