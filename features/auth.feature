@@ -55,3 +55,31 @@ Feature: Authentication at the MCP endpoint
     Then the protected-resource metadata names the MCP endpoint and an authorization server that offers dynamic client registration
     When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
     Then the HTTP status is 401
+
+  @rule:session-cookie-secure-over-https
+  Scenario: The signed-in owner's session cookie is HttpOnly and SameSite=Strict, and Secure over https (our decision)
+    # The app's sign-in is reached as a browser reaches it, through the redirect of /dashboard/connect (§4.1).
+    Given the target adopts the decision "session-cookie-secure-over-https"
+    When "olive" signs in to the app
+    Then the session cookie is HttpOnly and SameSite=Strict, and Secure when the target is reached over https
+
+  @rule:sign-in-throttled-per-account
+  Scenario: Failed sign-ins are counted per account: past the limit even the right password, from any address, is refused
+    # The limits (spec/limits.json signIn) are our decision.
+    Given the target adopts the decision "sign-in-throttled-per-account"
+    When someone fails to sign in as "olive" as often as the account limit allows, each time from another address
+    Then signing in as "olive" with the right password from another address answers 429 with Retry-After
+    When 12 wrong passwords for "eddie" arrive at once, each from another address
+    Then signing in as "eddie" with the right password from another address answers 429 with Retry-After
+
+  @rule:sign-in-throttled-per-address
+  Scenario: Failed sign-ins are counted per client address too: past the limit every sign-in from it is refused
+    Given the target adopts the decision "sign-in-throttled-per-address"
+    When one address fails to sign in as often as the address limit allows, each time as another unknown email
+    Then signing in as "eddie" with the right password from that address answers 429 with Retry-After
+    And signing in as "eddie" with the right password from another address succeeds
+
+  @rule:sign-in-unknown-email-same-cost
+  Scenario: A wrong password takes about as long for an email without an account as for one with an account
+    Given the target adopts the decision "sign-in-unknown-email-same-cost"
+    Then wrong passwords for "vera" and for unknown emails take about the same time

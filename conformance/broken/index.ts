@@ -22,6 +22,8 @@ import type { VariantOptions } from '../variants/variant-proxy.js';
 import { loadJson } from '../../spec/index.js';
 import { logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
+
+const referenceLimits = loadJson<Limits>('limits.json');
 import { askOnlyTheHostname, everyAddressExists, ignoreRobots, keepCreatedDocuments, keepFailedWrites } from './services.js';
 
 export interface BrokenServer {
@@ -44,6 +46,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'activity-pii-free': { steps: logArgumentsOfFailures },
   // Limits (spec/limits.json).
   'plan-expiry-five-minutes': { limits: { planLifetimeSeconds: 86_400 } },
+  // Failed sign-ins are not counted per account (only per address).
+  'sign-in-throttled-per-account': { limits: { signIn: { ...referenceLimits.signIn, perAccount: { limit: 1_000_000, windowSeconds: referenceLimits.signIn.perAccount.windowSeconds } } } },
   // Tool handlers.
   'publish-site-fails-closed': { handlers: { publish_site: broken.publishWithoutReview } },
   'content-write-draft-only': { handlers: broken.writesGoLive() },
@@ -85,6 +89,9 @@ export const BROKEN: Record<string, BrokenServer> = {
   'tool-arguments-bounded': { proxy: { cutArgumentsTo: loadJson<{ toolArguments: { maxDepth: number; maxNodes: number } }>('limits.json').toolArguments } },
   'activity-shown-in-developers': { proxy: { hideActivity: true } },
   'domain-foreign-hostname-same-time': { proxy: { answerTakenHostnamesUnprobed: true } },
+  'session-cookie-secure-over-https': { proxy: { weakenCookies: true } },
+  'sign-in-throttled-per-address': { proxy: { signInFromFreshAddresses: true } },
+  'sign-in-unknown-email-same-cost': { proxy: { slowKnownSignIns: true } },
   'oauth-no-caller-profile-id': { proxy: { honourConnectionIdHeader: true } },
   'oauth-no-newest-connection-guess': { proxy: { oauthUsesNewestConnection: true } },
 };

@@ -49,6 +49,12 @@ export interface VariantOptions {
   oauthUsesNewestConnection?: boolean;
   /** BROKEN: POST /v1/cli/pair/start reaches the target from a fresh loopback address each time: no address is ever throttled. */
   pairStartFromFreshAddresses?: boolean;
+  /** BROKEN: a posted form with a password (the app's sign-in) reaches the target from a fresh loopback address each time. */
+  signInFromFreshAddresses?: boolean;
+  /** BROKEN: a sign-in for an email a world was made with is answered 250 ms late, so the time tells which emails have accounts. */
+  slowKnownSignIns?: boolean;
+  /** BROKEN: cookies lose their HttpOnly and SameSite attributes. */
+  weakenCookies?: boolean;
 }
 
 const SECURITY_HEADERS = new Set(['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']);
@@ -67,12 +73,12 @@ function postFromFreshAddress(url: string, headers: Record<string, string>, body
   const target = new URL(url);
   const from = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', localAddress: from, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', localAddress: from, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const out = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out.set(k, v);
+        for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) out.append(k, one);
         resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 502, headers: out }));
       });
     });
@@ -161,6 +167,8 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
   let ownUrl = '';
   // answerTakenHostnamesUnprobed: hostnames connected through the proxy, with the authorization that connected each.
   const connectedBy = new Map<string, string | undefined>();
+  // slowKnownSignIns: the emails of every world made through the proxy.
+  const knownEmails = new Set<string>();
   // Addresses in answers name the proxy, as a real implementation's would name itself.
   const rebase = (text: string) => text.split(targetUrl).join(ownUrl);
   // And the proxy's addresses in requests name the target again, plain or URL-encoded (an OAuth resource
@@ -232,9 +240,13 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       }
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string' && key !== 'host' && key !== 'content-length') headers[key] = value;
+      // A browser's Origin and Referer name the proxy; the target sees its own, as behind a reverse proxy.
+      for (const key of ['origin', 'referer']) if (headers[key]) headers[key] = headers[key]!.split(ownUrl).join(targetUrl);
       if (path === '/api/mcp') swapAuthorization(headers);
+      const signIn = req.method === 'POST' && String(req.headers['content-type']).includes('application/x-www-form-urlencoded') && new URLSearchParams(body.toString('utf8')).has('password');
+      if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 250));
       const upstream =
-        options.pairStartFromFreshAddresses && path === '/v1/cli/pair/start' && req.method === 'POST'
+        (options.pairStartFromFreshAddresses && path === '/v1/cli/pair/start' && req.method === 'POST') || (options.signInFromFreshAddresses && signIn)
           ? await postFromFreshAddress(`${targetUrl}${path}`, headers, body)
           : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
       let text = rebase(await upstream.text());
@@ -253,6 +265,9 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
             const forMessage = { ...options, calledTool, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
             text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => transformMessage(m, forMessage)) : transformMessage(parsed, forMessage));
           }
+          else if (options.slowKnownSignIns && path === '/test-fixtures/v1/worlds' && isObject(parsed) && isObject(parsed.users)) {
+            for (const user of Object.values(parsed.users)) if (isObject(user) && typeof user.email === 'string') knownEmails.add(user.email.toLowerCase());
+          }
           else if (options.hideActivity && /^\/test-fixtures\/v1\/connections\/[^/]+\/activity/.test(path) && isObject(parsed)) {
             text = JSON.stringify({ ...parsed, entries: [] });
           }
@@ -263,8 +278,11 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
           // leave a body that is not JSON as it is
         }
       }
-      const out: Record<string, string> = {};
+      const out: Record<string, string | string[]> = {};
+      const cookies = upstream.headers.getSetCookie().map((c) => (options.weakenCookies ? c.replace(/;\s*(HttpOnly|SameSite=[^;]*)/gi, '') : c));
+      if (cookies.length) out['set-cookie'] = cookies;
       upstream.headers.forEach((value, key) => {
+        if (key === 'set-cookie') return;
         if (options.dropSecurityHeaders && SECURITY_HEADERS.has(key) && !path.startsWith('/api/mcp') && !path.startsWith('/test-fixtures')) return;
         if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(key)) out[key] = rebase(value);
       });
