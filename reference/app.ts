@@ -10,7 +10,7 @@ import { mcpHandler } from './mcp/mount.js';
 import { hostCheck } from './http/host-check.js';
 import { publicSiteHandler } from './http/public-site.js';
 import { protectedResourceMetadata } from './http/well-known.js';
-import { appRouter } from './http/app/routes.js';
+import { appRouter, editorRouter } from './http/app/routes.js';
 import { libraryHandler } from './http/library.js';
 import { pairingRouter } from './http/pairing.js';
 import mount from 'koa-mount';
@@ -88,6 +88,7 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
   app.use(pairing.routes());
   const appPages = appRouter(rt);
   app.use(appPages.routes());
+  app.use(editorRouter(rt).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

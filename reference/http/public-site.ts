@@ -1,29 +1,12 @@
 // Published sites are observable from outside (issue 4): GET /sites/<websiteId>/[<slug>] renders the live
-// snapshot, never the draft, and answers 404 for an unpublished site. All text is escaped: content is plain
-// text by schema, and escaping here is the second wall.
+// snapshot, never the draft, each section by its type in the brand's palette and fonts (web/site-view.ts), and
+// answers 404 with the same "nothing is published here" page for an unpublished site, an unknown one and an
+// unknown page. All text is escaped by the template: content is plain text by schema, and escaping is the second
+// wall.
 import type { Context } from 'koa';
-import type { Page, Section } from '../domain/model.js';
 import type { Runtime } from '../runtime.js';
 import { entryOf } from '../domain/model.js';
-
-const escape = (s: unknown) =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function renderSection(section: Section): string {
-  const c = section.content as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of ['heading', 'title', 'subheading', 'body', 'caption', 'quote']) if (typeof c[key] === 'string') parts.push(`<p class="${key}">${escape(c[key])}</p>`);
-  for (const item of (Array.isArray(c.items) ? c.items : []) as Record<string, unknown>[]) {
-    parts.push(`<li>${Object.values(item).filter((v) => typeof v === 'string').map(escape).join(' — ')}</li>`);
-  }
-  return `<section data-key="${escape(section.key)}" data-type="${escape(section.type)}">${parts.join('')}</section>`;
-}
-
-function renderPage(title: string, page: Page, searchVisible: boolean): string {
-  const robots = searchVisible ? '' : '<meta name="robots" content="noindex">';
-  const sections = page.sections.filter((s) => !s.hidden).map(renderSection).join('\n');
-  return `<!doctype html><html><head><meta charset="utf-8">${robots}<title>${escape(page.seo.title || page.title)} · ${escape(title)}</title></head><body><main>\n${sections}\n</main></body></html>`;
-}
+import { renderNotPublished, renderSitePage } from '../web/site-view.js';
 
 // A published page is static text (rule public-site-security-headers): no script may run at all, images may
 // come from this origin or any https/data source, styles inline or from this origin; it cannot be framed
@@ -48,12 +31,12 @@ export function publicSiteHandler(rt: Runtime) {
     const page = live?.content.pages.find((p) => p.slug === slug && !p.hidden);
     if (!site || !live || !page) {
       ctx.status = 404;
-      ctx.type = 'text/plain';
-      ctx.body = 'Not found';
+      ctx.type = 'text/html';
+      ctx.body = renderNotPublished();
       return;
     }
     ctx.type = 'text/html';
     ctx.set('X-Site-Revision', String(live.revision));
-    ctx.body = renderPage(site.businessName, page, site.searchVisible);
+    ctx.body = renderSitePage(site, live.content, page, { basePath: `/sites/${encodeURIComponent(site.websiteId)}/`, searchVisible: site.searchVisible });
   };
 }

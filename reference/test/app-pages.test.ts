@@ -120,7 +120,7 @@ describe('app pages', () => {
   it('rule:token-shown-once — reloading the token page neither shows the token again nor mints a second one', async () => {
     const site = world.sites.main!.websiteId;
     const olive = await signIn(world.users.olive!);
-    const prefixes = async () => [...(await page(`/app/sites/${site}/developers`, olive)).html.matchAll(/smcp_live_[A-Za-z0-9_-]{4}/g)].length;
+    const prefixes = async () => new Set([...(await page(`/app/sites/${site}/developers`, olive)).html.matchAll(/smcp_live_[A-Za-z0-9_-]{4}/g)].map((m) => m[0])).size;
     const before = await prefixes();
     const csrf = /name="csrf" value="([^"]+)"/.exec((await page(`/app/sites/${site}/developers`, olive)).html)![1]!;
     const created = await post(`/app/sites/${site}/developers/connections`, olive, { csrf, reach: 'website', scope: 'content:write' });

@@ -54,6 +54,11 @@ export interface PageOptions {
    * redirect chain, so the OAuth consent form lists the client's redirect URIs or its answer is blocked.
    */
   formTargets?: readonly string[];
+  /**
+   * Lets the page's own inline script run (the token page's copy button): the CSP names this per-response nonce
+   * and no other script source, so an injected script still cannot run.
+   */
+  scriptNonce?: string;
 }
 
 /**
@@ -64,11 +69,12 @@ export function render(ctx: Context, view: string, data: { title: string } & Rec
   ctx.status = options.status ?? 200;
   ctx.type = 'text/html';
   const formAction = ["'self'", ...new Set((options.formTargets ?? []).map(formTargetSource).filter((s): s is string => s !== null))].join(' ');
-  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`);
+  const script = options.scriptNonce ? `; script-src 'nonce-${options.scriptNonce}'` : '';
+  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${script}`);
   appSecurityHeaders(ctx);
   ctx.set('Cache-Control', 'no-store');
   const session = ctx.state.session as { csrf: string } | undefined;
-  ctx.body = eta.render(`./${view}`, { ...data, csrf: session?.csrf ?? '', signedIn: Boolean(session) });
+  ctx.body = eta.render(`./${view}`, { ...data, csrf: session?.csrf ?? '', signedIn: Boolean(session), nonce: options.scriptNonce ?? '' });
 }
 
 /** A page of a few sentences and links: errors, refusals, confirmations. */

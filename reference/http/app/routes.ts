@@ -16,7 +16,37 @@ import { appSecurityHeaders, message, render } from '../../web/render.js';
 import { checkedForm, formOf, readForm, safeNext, sessionOf, signedIn } from '../../web/session.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { clientAddress } from './client-address.js';
-import { entryOf } from '../../domain/model.js';
+import { entryOf, type Connection, type Site, type WorkspaceDoc } from '../../domain/model.js';
+import { planReview } from '../../web/plan-review.js';
+import { ago, dateTime, timeLeft } from '../../web/format.js';
+import { renderSitePage } from '../../web/site-view.js';
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+
+const ACTIVITY_PAGE = 25;
+
+/** What the owner called a connection, or what it is when they did not name it. */
+export function connectionName(c: Connection): string {
+  if (c.name) return c.name;
+  const kind = c.kind === 'oauth' ? 'AI client (OAuth)' : c.kind === 'paired' ? 'Command-line tool' : 'API token';
+  return `${kind} ${c.tokenPrefix}…`;
+}
+
+/** The connections a website's Developers settings list: its own, and those reaching the whole workspace. */
+function connectionsOf(ws: WorkspaceDoc, site: Site): Connection[] {
+  return Object.values(ws.connections)
+    .filter((c) => c.websiteId === site.websiteId || (c.reach === 'workspace' && (c.websiteId === null || Boolean(site.members[c.createdBy]))))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Plans of a website still to be decided or carried out, soonest expiry first. */
+function openPlans(ws: WorkspaceDoc, websiteId: string, now: Date) {
+  return Object.values(ws.plans)
+    .filter((p) => p.websiteId === websiteId && (p.status === 'awaiting_approval' || p.status === 'approved') && p.expiresAt > now.toISOString())
+    .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt));
+}
+
+const PLAN_STATUS: Record<string, string> = { approved: 'approved, waiting for your assistant to carry it out', declined: 'declined', redeemed: 'carried out', expired: 'expired' };
 
 export function appRouter(rt: Runtime): Router {
   const sessions = rt.sessions;
@@ -68,8 +98,38 @@ export function appRouter(rt: Runtime): Router {
     ctx.redirect('/app/sign-in');
   });
 
-  router.get('/', owner, (ctx) => {
-    render(ctx, 'home', { title: 'Signed in' });
+  // Every page reachable by links: the sites, each site's home, its pending plans and Developers settings.
+  router.get('/', owner, async (ctx) => {
+    const session = sessionOf(ctx);
+    const ws = (await rt.store.read(session.workspaceId))!;
+    const now = rt.clock.now(ws.id);
+    const sites = Object.values(ws.sites)
+      .filter((s) => s.members[session.userId])
+      .map((s) => ({ websiteId: s.websiteId, name: s.name, role: s.members[session.userId], live: Boolean(s.published), pending: openPlans(ws, s.websiteId, now).filter((p) => p.status === 'awaiting_approval').length }));
+    render(ctx, 'home', { title: 'Your sites', sites });
+  });
+  router.get('/sites', owner, (ctx) => ctx.redirect('/app/'));
+
+  router.get('/sites/:websiteId', owner, async (ctx) => {
+    const session = sessionOf(ctx);
+    const ws = (await rt.store.read(session.workspaceId))!;
+    const site = entryOf(ws.sites, ctx.params.websiteId);
+    if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404, [{ href: '/app/', text: 'Your sites' }]);
+    const now = rt.clock.now(ws.id);
+    const last = site.changes.at(-1);
+    render(ctx, 'site', {
+      title: site.name,
+      crumbs: [{ href: '/app/', text: 'Your sites' }],
+      site,
+      live: site.published ? { when: ago(site.published.publishedAt, now), href: `/sites/${site.websiteId}/` } : null,
+      pageCount: site.draft.pages.length,
+      lastChange: last ? { when: ago(last.at, now), summary: last.summary } : null,
+      previewHref: `/dashboard/sites/${site.websiteId}/editor`,
+      plans: openPlans(ws, site.websiteId, now).map((p) => {
+        const connection = entryOf(ws.connections, p.connectionId);
+        return { planId: p.planId, status: p.status, action: planReview(p, site).action, connection: connection ? connectionName(connection) : 'a removed connection', left: timeLeft(p.expiresAt, now) };
+      }),
+    });
   });
 
   // Plan approval (rules plan-approval-signed-in-owner, plan-approver-owner-and-creator).
@@ -79,43 +139,86 @@ export function appRouter(rt: Runtime): Router {
     const plan = entryOf(ws.plans, ctx.params.planId);
     const now = rt.clock.now(ws.id);
     if (!plan || plan.expiresAt <= now.toISOString()) {
-      return message(ctx, 'Plan not available', 'This plan does not exist or has expired. Ask your assistant to prepare a fresh one.', 404);
+      return message(ctx, 'Plan not available', 'This plan does not exist or has expired. Ask your assistant to prepare a fresh one.', 404, [{ href: '/app/', text: 'Your sites' }]);
     }
     const site = entryOf(ws.sites, plan.websiteId);
     const connection = entryOf(ws.connections, plan.connectionId);
     const mayDecide = site?.members[session.userId] === 'owner' && connection?.createdBy === session.userId;
-    render(ctx, 'plan', { title: 'Review a plan', plan, siteName: site?.name ?? plan.websiteId, mayDecide });
+    render(ctx, 'plan', {
+      title: 'Review a plan',
+      crumbs: site?.members[session.userId] ? [{ href: '/app/', text: 'Your sites' }, { href: `/app/sites/${site.websiteId}`, text: site.name }] : [{ href: '/app/', text: 'Your sites' }],
+      plan,
+      review: planReview(plan, site),
+      siteName: site?.name ?? 'a removed website',
+      connectionName: connection ? connectionName(connection) : 'a removed connection',
+      expiresAt: dateTime(plan.expiresAt),
+      left: timeLeft(plan.expiresAt, now),
+      statusText: PLAN_STATUS[plan.status] ?? plan.status,
+      previewHref: plan.kind === 'publish' && site?.members[session.userId] ? `/dashboard/sites/${site.websiteId}/editor` : null,
+      mayDecide,
+    });
   });
 
   router.post('/plans/:planId/decision', owner, checkedForm, async (ctx) => {
     const session = sessionOf(ctx);
     const decision = formOf(ctx).get('decision') === 'approve' ? 'approve' : 'decline';
     try {
-      const plan = await rt.store.transact(session.workspaceId, (ws) => decidePlan(ws, ctx.params.planId!, session.userId, decision, rt.clock.now(ws.id)));
-      message(ctx, decision === 'approve' ? 'Plan approved' : 'Plan declined', [plan.summary, decision === 'approve' ? 'Your assistant can now carry it out with confirm_pending_action.' : 'Nothing will happen.']);
+      const { plan, site } = await rt.store.transact(session.workspaceId, (ws) => {
+        const decided = decidePlan(ws, ctx.params.planId!, session.userId, decision, rt.clock.now(ws.id));
+        return { plan: decided, site: entryOf(ws.sites, decided.websiteId) };
+      });
+      render(ctx, 'decided', {
+        title: decision === 'approve' ? 'Plan approved' : 'Plan declined',
+        action: planReview(plan, site).action,
+        next: decision === 'approve' ? 'Your assistant can now carry it out (confirm_pending_action); nothing happens until it does.' : 'Nothing will happen.',
+        websiteId: plan.websiteId,
+        siteName: site?.name ?? 'the website',
+        liveHref: decision === 'approve' && (plan.kind === 'publish' || site?.published) ? `/sites/${plan.websiteId}/` : null,
+      });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       message(ctx, 'Not possible', error.message, HTTP_STATUS[error.code]);
     }
   });
 
-  // Developers settings of one website (§1.3, §5.2, §2.7 activity).
+  // Developers settings of one website (§1.3, §5.2, §2.7 activity: 90 days, newest first, by connection).
   router.get('/sites/:websiteId/developers', owner, async (ctx) => {
     const session = sessionOf(ctx);
     const ws = (await rt.store.read(session.workspaceId))!;
     const site = entryOf(ws.sites, ctx.params.websiteId);
-    if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404);
+    if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404, [{ href: '/app/', text: 'Your sites' }]);
     const now = rt.clock.now(ws.id);
     const isOwner = site.members[session.userId] === 'owner';
-    const connections = Object.values(ws.connections).filter((c) => c.websiteId === site.websiteId || c.reach === 'workspace');
-    const activity = (await rt.activity.read(ws.id, now)).filter((e) => connections.some((c) => c.connectionId === e.connectionId)).slice(-50).reverse();
+    const connections = connectionsOf(ws, site);
+    const names = new Map(connections.map((c) => [c.connectionId, connectionName(c)]));
+    const entries = (await rt.activity.read(ws.id, now)).filter((e) => names.has(e.connectionId));
+    const lastUsed = new Map<string, string>();
+    for (const e of entries) lastUsed.set(e.connectionId, e.at); // oldest first, so the last one wins
+    const filter = typeof ctx.query.connection === 'string' && names.has(ctx.query.connection) ? ctx.query.connection : '';
+    const shown = (filter ? entries.filter((e) => e.connectionId === filter) : entries).reverse();
+    const pages = Math.max(1, Math.ceil(shown.length / ACTIVITY_PAGE));
+    const page = Math.min(pages, Math.max(1, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1));
+    const pageHref = (n: number) => `/app/sites/${site.websiteId}/developers?${new URLSearchParams({ ...(filter ? { connection: filter } : {}), page: String(n) })}#activity`;
     render(ctx, 'developers', {
-      title: `Developers · ${site.name}`,
+      title: 'Developers settings',
+      crumbs: [{ href: '/app/', text: 'Your sites' }, { href: `/app/sites/${site.websiteId}`, text: site.name }],
       site,
       isOwner,
-      connections: connections.map((c) => connectionView(c, now)),
+      connections: connections.map((c) => {
+        const v = connectionView(c, now);
+        const used = lastUsed.get(c.connectionId);
+        let mayRevoke = false;
+        try {
+          mayRevoke = !c.revokedAt && Boolean(authorizeRevoke(ws, session.userId, site.websiteId, c.connectionId));
+        } catch {
+          mayRevoke = false;
+        }
+        return { ...v, name: names.get(c.connectionId), created: ago(c.createdAt, now), lastUsed: used ? ago(used, now) : 'never', mayRevoke };
+      }),
       scopes: ALL_SCOPES.map((s) => ({ name: s, grants: SCOPE_GRANTS[s], checked: s === 'site:read' || s === 'content:write' })),
-      activity,
+      filter,
+      activity: shown.slice((page - 1) * ACTIVITY_PAGE, page * ACTIVITY_PAGE).map((e) => ({ ...e, when: dateTime(e.at), connection: names.get(e.connectionId) })),
+      pager: { page, pages, total: shown.length, newer: page > 1 ? pageHref(page - 1) : null, older: page < pages ? pageHref(page + 1) : null },
     });
   });
 
@@ -134,6 +237,8 @@ export function appRouter(rt: Runtime): Router {
           },
           rt.clock.now(ws.id),
         );
+        const name = (body.get('name') ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
+        if (name) created.connection.name = name;
         indexConnection(tx, created.connection, session.workspaceId);
         return created;
       });
@@ -159,7 +264,23 @@ export function appRouter(rt: Runtime): Router {
     if (!shown) {
       return message(ctx, 'Token already shown', `The token of this connection was shown once and only its prefix ${connection.tokenPrefix}… is kept. If it was lost, revoke the connection and create a new one.`, 200, back);
     }
-    render(ctx, 'token', { title: 'Connection created', site, connection, token: shown });
+    render(ctx, 'token', { title: 'Connection created', crumbs: [{ href: '/app/', text: 'Your sites' }, { href: `/app/sites/${site.websiteId}`, text: site.name }, { href: `/app/sites/${site.websiteId}/developers`, text: 'Developers settings' }], site, connection, token: shown }, { scriptNonce: randomBytes(16).toString('base64') });
+  });
+
+  // Revoking asks first (a GET page with the one button that posts).
+  router.get('/sites/:websiteId/developers/connections/:connectionId/revoke', owner, async (ctx) => {
+    const session = sessionOf(ctx);
+    const ws = (await rt.store.read(session.workspaceId))!;
+    let connection: Connection;
+    try {
+      connection = authorizeRevoke(ws, session.userId, ctx.params.websiteId, ctx.params.connectionId ?? null);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return message(ctx, 'Not possible', error.message, HTTP_STATUS[error.code]);
+    }
+    const site = ws.sites[ctx.params.websiteId!]!;
+    if (connection.revokedAt) return message(ctx, 'Already revoked', `${connectionName(connection)} was revoked ${ago(connection.revokedAt, rt.clock.now(ws.id))}.`, 200, [{ href: `/app/sites/${site.websiteId}/developers`, text: 'Back to Developers' }]);
+    render(ctx, 'revoke', { title: 'Revoke a connection', crumbs: [{ href: '/app/', text: 'Your sites' }, { href: `/app/sites/${site.websiteId}`, text: site.name }, { href: `/app/sites/${site.websiteId}/developers`, text: 'Developers settings' }], site, connection, name: connectionName(connection) });
   });
 
   router.post('/sites/:websiteId/developers/revoke', owner, checkedForm, async (ctx) => {
@@ -178,5 +299,41 @@ export function appRouter(rt: Runtime): Router {
     ctx.redirect(`/app/sites/${encodeURIComponent(ctx.params.websiteId!)}/developers`);
   });
 
+  return router;
+}
+
+/**
+ * The owner's read-only draft preview at the editorUrl tools return (/dashboard/sites/<id>/editor): the draft
+ * rendered as the live site would be, for any member of the website. Editing stays with tools. It is a page of
+ * the site, not of the app: no script, no form, images from this origin or https.
+ */
+export function editorRouter(rt: Runtime): Router {
+  const router = new Router();
+  const owner = signedIn(rt);
+  const headers = (ctx: Context, next: () => Promise<unknown>) => {
+    appSecurityHeaders(ctx); // the redirect to sign-in too (rule app-pages-frame-protection)
+    return next();
+  };
+  router.get('/', headers, (ctx) => ctx.redirect('/app/'));
+  router.get('/dashboard', headers, (ctx) => ctx.redirect('/app/'));
+  const preview = async (ctx: Context) => {
+    const session = sessionOf(ctx);
+    const ws = (await rt.store.read(session.workspaceId))!;
+    const site = entryOf(ws.sites, ctx.params.websiteId);
+    if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404, [{ href: '/app/', text: 'Your sites' }]);
+    const slug = (ctx.params.slug as string | undefined) ?? 'home';
+    const page = site.draft.pages.find((p) => p.slug === slug && !p.hidden) ?? (ctx.params.slug ? undefined : site.draft.pages.find((p) => !p.hidden));
+    if (!page) return message(ctx, 'Not found', 'The draft has no such page.', 404, [{ href: `/app/sites/${site.websiteId}`, text: site.name }]);
+    ctx.type = 'text/html';
+    ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = renderSitePage(site, site.draft, page, {
+      basePath: `/dashboard/sites/${encodeURIComponent(site.websiteId)}/editor/`,
+      searchVisible: false,
+      preview: { backHref: `/app/sites/${site.websiteId}`, note: `Draft preview of ${site.name} (revision ${site.siteRevision}), read-only. Visitors do not see this until it is published.` },
+    });
+  };
+  router.get('/dashboard/sites/:websiteId/editor', headers, owner, preview);
+  router.get('/dashboard/sites/:websiteId/editor/:slug', headers, owner, preview);
   return router;
 }

@@ -1,0 +1,80 @@
+// The kit as a product (issue 10): what `npm pack` makes works in an empty folder with nothing from this checkout.
+// The tarball is installed from the npm registry's dependencies (as a user would), then its `site-mcp` command
+// answers --help, serves the reference, runs the suite against it with reports, and answers an unreachable URL
+// with one sentence and exit 2.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const npm = join(process.execPath, '..', 'npm');
+let dir: string;
+let bin: string;
+let serve: ChildProcess | undefined;
+
+/** Runs the installed command; resolves with its exit code and output whatever the code. */
+function siteMcp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd: join(dir, 'app'), timeout: 240_000, env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-mcp-packed-'));
+  await run(existsSync(npm) ? npm : 'npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: repo, timeout: 120_000 });
+  const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
+  await run('mkdir', [join(dir, 'app')]);
+  await writeFile(join(dir, 'app', 'package.json'), JSON.stringify({ name: 'empty-folder', private: true }));
+  await run(existsSync(npm) ? npm : 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', join(dir, tarball)], { cwd: join(dir, 'app'), timeout: 300_000 });
+  bin = join(dir, 'app', 'node_modules', '.bin', 'site-mcp');
+}, 400_000);
+
+afterAll(async () => {
+  serve?.kill();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the packed kit in an empty folder', () => {
+  it('answers --help with its commands and exit codes', async () => {
+    const help = await siteMcp(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/serve[\s\S]*conformance[\s\S]*prove-checks/);
+    expect(help.stdout).toMatch(/Exit codes: 0/);
+  });
+
+  it('serves the reference and runs the suite against it, writing junit.xml, report.html and rules.json', async () => {
+    serve = spawn(process.execPath, [bin, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(dir, 'data'), '--fixtures-secret', 'packed-secret', '--no-seed'], { cwd: join(dir, 'app'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`site-mcp serve did not start within 60 s:\n${out}`)), 60_000);
+      serve!.stdout!.on('data', (d: Buffer) => {
+        out += d;
+        const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]!);
+        }
+      });
+      serve!.stderr!.on('data', (d: Buffer) => (out += d));
+    });
+    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out', '--tags', '@rule:tool-catalogue-exact']);
+    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
+    expect(result.stdout).toMatch(/tool-catalogue-exact\s+passed/);
+    for (const file of ['junit.xml', 'report.html', 'rules.json']) expect(existsSync(join(dir, 'app', 'out', file)), file).toBe(true);
+  }, 300_000);
+
+  it('answers an unreachable URL with one sentence and exit 2, no stack trace', async () => {
+    const result = await siteMcp(['conformance', '--url', 'http://127.0.0.1:9', '--fixtures-secret', 'x', '--report-dir', 'out-unreachable']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
+    expect(result.stderr + result.stdout).not.toMatch(/^\s+at /m);
+  }, 120_000);
+});
