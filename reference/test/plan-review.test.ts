@@ -2,12 +2,12 @@
 // for a publish, only the sections whose text differs between live and draft; a product, a document without its
 // customer's contact details, an invitation's address and level, a company's name — in plain words.
 import { describe, expect, it } from 'vitest';
-import type { Plan, Site } from '../domain/model.js';
+import type { Plan, Section, Site } from '../domain/model.js';
 import { newSite } from '../domain/site.js';
 import { planReview } from '../web/plan-review.js';
 
-const section = (key: string, type: string, content: Record<string, unknown>) => ({ sectionId: `sec_${key}`, key, type, content, layout: {}, rev: 1, hidden: false });
-const page = (sections: ReturnType<typeof section>[]) => ({ pageId: 'page_home', key: 'home', slug: 'home', title: 'Home', kind: 'page' as const, hidden: false, seo: { title: '', description: '' }, sections });
+const section = (key: string, type: Section['type'], content: Record<string, unknown>): Section => ({ sectionId: `sec_${key}`, key, type, content, layout: {}, rev: 1, hidden: false });
+const page = (sections: Section[]) => ({ pageId: 'page_home', key: 'home', slug: 'home', title: 'Home', kind: 'page' as const, hidden: false, seo: { title: '', description: '' }, sections });
 const plan = (kind: Plan['kind'], params: Record<string, unknown> = {}, pinned: Plan['pinned'] = {}): Plan => ({ planId: 'plan_1', kind, connectionId: 'conn_1', websiteId: 'site_1', status: 'awaiting_approval', createdAt: '', expiresAt: '', pinned, params, summary: 'internal summary' });
 
 function site(): Site {
