@@ -6,6 +6,7 @@ export * as ErrorSchema from './schemas/error.js';
 export * as FixturesFixturesSchema from './schemas/fixtures/fixtures.js';
 export * as LayoutSchema from './schemas/layout.js';
 export * as PairingSchema from './schemas/pairing.js';
+export * as PlanStatesSchema from './schemas/plan-states.js';
 export * as PortableSiteV1Schema from './schemas/portable-site-v1.js';
 export * as RuleSchema from './schemas/rule.js';
 export * as SectionContentSchema from './schemas/section-content.js';

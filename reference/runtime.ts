@@ -1,7 +1,6 @@
 // The services one reference-server process shares: store, activity log, limiters, the tool catalogue from
 // spec/ with its compiled validators, and the handler table. Built once at start-up, never per request.
-import { readFileSync } from 'node:fs';
-import { compileToolValidators, loadTools, targetsSite, type ToolDefinition } from '../spec/index.js';
+import { compileToolValidators, loadLimits, loadTools, targetsSite, type Limits, type ToolDefinition } from '../spec/index.js';
 import { ActivityLog } from './store/activity.js';
 import { Store, type StoreHooks } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
@@ -18,23 +17,10 @@ import { Sessions } from './http/app/sessions.js';
 import type { Gate } from './domain/authorize.js';
 import type { Role } from './domain/vocabulary.js';
 
-export interface Limits {
-  rateLimits: { perConnection: { limit: number; windowSeconds: number }; perWorkspace: { limit: number; windowSeconds: number } };
-  throttles: Record<string, { limit: number; windowSeconds: number }>;
-  planLifetimeSeconds: number;
-  activityRetentionDays: number;
-  importMaxBytes: { value: number };
-  siteLimitByPlan: Record<string, number>;
-  imageCreditCost: { value: number };
-  visualCaptureAllowancePages: number;
-  toolArguments: { maxDepth: number; maxNodes: number };
-  /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address). */
-  signIn: { perAccount: { limit: number; windowSeconds: number }; perAddress: { limit: number; windowSeconds: number } };
-  /** POST /v1/cli/pair/start (rules pair-start-throttled-per-address, pairings-in-memory-capped). */
-  pairStart: { perAddress: { limit: number; windowSeconds: number }; maxPending: number };
-}
+export type { Limits };
 
-export const limits = JSON.parse(readFileSync(new URL('../spec/limits.json', import.meta.url), 'utf8')) as Limits;
+/** spec/limits.json, as spec/index.ts reads it. */
+export const limits = loadLimits();
 
 export interface CatalogueEntry {
   definition: ToolDefinition;

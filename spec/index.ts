@@ -1,11 +1,17 @@
 // The one loader of spec/: the reference server, the conformance suite, the type generator and the spec
-// tests all read the specification through this module, so there is one interpretation of it.
+// tests all read the specification through this module, so there is one interpretation of it. Nothing else
+// opens a file of spec/: the reference takes its limits, scopes, plan kinds, resources and prompts from the
+// loaders below (issue 15: one module reads spec/).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import type { PlanKindSpec, PlanStates } from '../generated/schemas/plan-states.js';
+import type { PlanKind } from '../generated/schemas/common.js';
+
+export type { PlanKindSpec, PlanStates };
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -39,6 +45,8 @@ export interface ToolDefinition {
   scopes: string[];
   gates: string[];
   planKind: string | null;
+  /** Which website the call acts on (tool-definition.schema.json "target"). */
+  target: 'website' | 'plan' | 'anchor' | 'none';
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   since?: string;
   rules: string[];
@@ -92,17 +100,12 @@ export function loadTools(): ToolDefinition[] {
 }
 
 /**
- * Whether the call path resolves and authorizes one website before the tool's handler runs: every tool taking a
- * websiteId (in each branch of a discriminated input such as crm_update's) except two whose websiteId is not
- * their target. confirm_pending_action acts on its plan's own website; its websiteId only detects re-pointing
- * (§2.6). prepare_create_company's website is only where the owner approves (rule plan-company-anchor-context-only).
- * Read by the call path and by the type generator, so a handler's typed `site` and the gate cannot disagree.
+ * Whether the call path resolves and authorizes one website before the tool's handler runs: the spec says so in
+ * "target" (website; not a plan's or an approval anchor's websiteId). Read by the call path and by the type
+ * generator, so a handler's typed `site` and the gate cannot disagree.
  */
 export function targetsSite(definition: ToolDefinition): boolean {
-  type ObjectSchema = { properties?: Record<string, unknown>; oneOf?: ObjectSchema[] };
-  const input = definition.inputSchema as ObjectSchema;
-  const takesWebsiteId = 'websiteId' in (input.properties ?? {}) || (input.oneOf ?? []).some((b) => 'websiteId' in (b.properties ?? {}));
-  return takesWebsiteId && definition.name !== 'confirm_pending_action' && definition.name !== 'prepare_create_company';
+  return definition.target === 'website';
 }
 
 export function toolFiles(): { file: string; definition: ToolDefinition }[] {
@@ -246,4 +249,77 @@ export function toolsListPayload(): { tools: { name: string; title: string; desc
 /** Reads a data file of spec/ (scopes.json, limits.json, …); a missing one is an error, never undefined. */
 export function loadJson<T = unknown>(relPath: string): T {
   return JSON.parse(readFileSync(join(specDir, relPath), 'utf8')) as T;
+}
+
+/** A window of a rate limit or throttle. */
+export interface LimitWindow {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** spec/limits.json. */
+export interface Limits {
+  rateLimits: { perConnection: LimitWindow; perWorkspace: LimitWindow };
+  throttles: Record<string, LimitWindow>;
+  planLifetimeSeconds: number;
+  activityRetentionDays: number;
+  importMaxBytes: { value: number };
+  siteLimitByPlan: Record<string, number>;
+  imageCreditCost: { value: number };
+  visualCaptureAllowancePages: number;
+  toolArguments: { maxDepth: number; maxNodes: number };
+  /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address). */
+  signIn: { perAccount: LimitWindow; perAddress: LimitWindow };
+  /** POST /v1/cli/pair/start (rules pair-start-throttled-per-address, pairings-in-memory-capped). */
+  pairStart: { perAddress: LimitWindow; maxPending: number };
+}
+
+let limitsCache: Limits | undefined;
+export function loadLimits(): Limits {
+  limitsCache ??= loadJson<Limits>('limits.json');
+  return limitsCache;
+}
+
+/** spec/scopes.json. */
+export interface ScopesFile {
+  scopes: { name: string; default: 'always' | 'on' | 'off'; implies: string[]; grants: string; since?: string }[];
+  presets: { name: string; label: string; versions: { from: string; scopes: string[] }[] }[];
+  customLabel: string;
+}
+
+let scopesCache: ScopesFile | undefined;
+export function loadScopes(): ScopesFile {
+  scopesCache ??= loadJson<ScopesFile>('scopes.json');
+  return scopesCache;
+}
+
+let planStatesCache: PlanStates | undefined;
+/** spec/plan-states.json, validated against spec/schemas/plan-states.schema.json (a broken file fails at start-up). */
+export function loadPlanStates(): PlanStates {
+  if (!planStatesCache) {
+    const file = loadJson<PlanStates>('plan-states.json');
+    const validate = sharedAjv().getSchema(`${SPEC_BASE}schemas/plan-states.schema.json`)!;
+    if (!validate(file)) throw new Error(`spec/plan-states.json does not match its schema: ${sharedAjv().errorsText(validate.errors)}`);
+    planStatesCache = file;
+  }
+  return planStatesCache;
+}
+
+/** The facts of one plan kind (plan-states.json machines.plan.kinds). */
+export function planKindSpec(kind: PlanKind): PlanKindSpec {
+  const spec = loadPlanStates().machines.plan.kinds[kind];
+  if (!spec) throw new Error(`spec/plan-states.json has no plan kind "${kind}"`);
+  return spec;
+}
+
+/** spec/resources.json: each resource mirrors a site:read tool (§4.4). */
+export interface ResourceSpec { uri: string; name: string; title: string; mimeType: string; tool: string; description: string }
+export function loadResources(): ResourceSpec[] {
+  return loadJson<{ resources: ResourceSpec[] }>('resources.json').resources;
+}
+
+/** spec/prompts.json (§4.5). */
+export interface PromptSpec { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[]; template: string }
+export function loadPrompts(): PromptSpec[] {
+  return loadJson<{ prompts: PromptSpec[] }>('prompts.json').prompts;
 }

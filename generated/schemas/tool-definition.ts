@@ -33,6 +33,10 @@ export interface ToolDefinition {
         | 'create_company'
         | 'search_visibility'
       );
+  /**
+   * Which website the call acts on, so the call path knows which to resolve and authorize before the handler: website (its websiteId, resolved under the connection's reach, rule authz-cross-tenant-not-found); plan (its plan's own website; a websiteId only detects re-pointing, §2.6); anchor (its websiteId only names where the owner approves, rule plan-company-anchor-context-only); none (no website).
+   */
+  target: 'website' | 'plan' | 'anchor' | 'none';
   annotations: {
     readOnlyHint?: boolean;
     destructiveHint?: boolean;

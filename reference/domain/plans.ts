@@ -1,7 +1,6 @@
 // The reviewed owner-approval rail (§1.6, §2.6, §3): plans are created by prepare_* tools, decided by a
 // signed-in owner in the app (or the fixtures protocol, through the same decidePlan), and redeemed once by
 // confirm_pending_action. The states and transitions are those of spec/plan-states.json.
-import { readFileSync } from 'node:fs';
 import type { Connection, Plan, Site, WorkspaceDoc } from './model.js';
 import type { PlanKind, Role } from './vocabulary.js';
 import { ROLE_RANK } from './vocabulary.js';
@@ -9,15 +8,7 @@ import { newId } from './ids.js';
 import { DomainError } from './errors.js';
 import { satisfies } from './scopes.js';
 import { entryOf } from './model.js';
-
-interface KindSpec { scope: string; pins: string; ownerOnly?: boolean; area?: string; effect: string }
-const KINDS = (JSON.parse(readFileSync(new URL('../../spec/plan-states.json', import.meta.url), 'utf8')) as {
-  machines: { plan: { kinds: Record<PlanKind, KindSpec> } };
-}).machines.plan.kinds;
-
-export function planKindSpec(kind: PlanKind): KindSpec {
-  return KINDS[kind];
-}
+import { planKindSpec } from '../../spec/index.js';
 
 /** Removes plans past expiry, leaving a tombstone so a late confirm answers plan_expired (rule plan-expired-garbage-collected). */
 export function collectExpiredPlans(ws: WorkspaceDoc, now: Date): void {
@@ -125,8 +116,8 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
   if (!site) throw new DomainError('not_found', `No plan "${planId}" exists for this connection.`);
   const role = site.members[connection.createdBy] as Role | undefined;
   if (!role) throw new DomainError('access_denied', 'The person who created this connection no longer has access to the plan\'s website.', { cause: 'creator-access-removed' });
-  const needsOwner = spec.ownerOnly || plan.kind === 'create_company';
-  if (needsOwner && role !== 'owner') throw new DomainError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
+  // Which kinds are owner-only is a fact of spec/plan-states.json (grant_access, create_company).
+  if (spec.ownerOnly && role !== 'owner') throw new DomainError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
   if (ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', `The connection's creator is now a ${role} of this website.`, { cause: `creator-role-${role}` });
   if (spec.area && ws.areasOff.includes(spec.area)) throw new DomainError('area_disabled', `The ${spec.area} area is switched off for this account by its agency.`, { cause: `area-${spec.area}-off` });
   return { plan, site };

@@ -1,13 +1,11 @@
 // Scope resolution (§2.1, §2.2, §9.2), driven entirely by spec/scopes.json.
-import { readFileSync } from 'node:fs';
 import { DomainError } from './errors.js';
 
-interface ScopeEntry { name: string; default: 'always' | 'on' | 'off'; implies: string[]; grants: string; since?: string }
-interface PresetVersion { from: string; scopes: string[] }
-interface Preset { name: string; label: string; versions: PresetVersion[] }
-interface ScopesFile { scopes: ScopeEntry[]; presets: Preset[]; customLabel: string }
+import { loadScopes, type ScopesFile } from '../../spec/index.js';
 
-const file = JSON.parse(readFileSync(new URL('../../spec/scopes.json', import.meta.url), 'utf8')) as ScopesFile;
+type Preset = ScopesFile['presets'][number];
+
+const file = loadScopes();
 
 export const ALL_SCOPES: readonly string[] = file.scopes.map((s) => s.name);
 export const SCOPE_GRANTS: Readonly<Record<string, string>> = Object.fromEntries(file.scopes.map((s) => [s.name, s.grants]));

@@ -1,12 +1,12 @@
 // Prompts of §4.5, from spec/prompts.json. A prompt only returns guidance text; it is logged like any call.
-import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime.js';
 import { checkRateLimits, type Principal } from './pipeline.js';
 import { DomainError } from '../domain/errors.js';
 
-interface PromptSpec { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[]; template: string }
-const PROMPTS = (JSON.parse(readFileSync(new URL('../../spec/prompts.json', import.meta.url), 'utf8')) as { prompts: PromptSpec[] }).prompts;
+import { loadPrompts } from '../../spec/index.js';
+
+const PROMPTS = loadPrompts();
 
 export function listPrompts() {
   return { prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };

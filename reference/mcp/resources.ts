@@ -2,13 +2,13 @@
 // gets the same authorization, live role check and activity entry; the target is the connection's default
 // site (rule resources-default-site): the site whose Developers page created it, on either reach; only a
 // company-wide connection made before any site existed falls back to the creator's first site by creation.
-import { readFileSync } from 'node:fs';
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime.js';
 import { callTool, type Principal } from './pipeline.js';
 
-interface ResourceSpec { uri: string; name: string; title: string; mimeType: string; tool: string; description: string }
-const RESOURCES = (JSON.parse(readFileSync(new URL('../../spec/resources.json', import.meta.url), 'utf8')) as { resources: ResourceSpec[] }).resources;
+import { loadResources } from '../../spec/index.js';
+
+const RESOURCES = loadResources();
 
 export function listResources() {
   return { resources: RESOURCES.map(({ uri, name, title, mimeType, description }) => ({ uri, name, title, mimeType, description })) };

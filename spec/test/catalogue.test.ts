@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createAjv, loadJson, loadRuleFiles, loadRules, loadTools, ruleIds, toolFiles, SPEC_BASE } from '../index.js';
+import { createAjv, loadJson, loadPlanStates, loadRuleFiles, loadRules, loadTools, ruleIds, toolFiles, SPEC_BASE } from '../index.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE = process.env.SITE_MCP_SOURCE ?? fileURLToPath(new URL('../../../shared/source/agent-mcp-interface.md', import.meta.url));
@@ -145,5 +145,23 @@ describe('tool catalogue', () => {
 
   it('gives prepare_* tools a plan kind and no other tool one', () => {
     for (const tool of tools) expect(tool.planKind !== null, tool.name).toBe(tool.name.startsWith('prepare_'));
+  });
+
+  it('names the website each tool acts on ("target"): website exactly for the tools taking a websiteId, except a plan\'s and an approval anchor\'s', () => {
+    type ObjectSchema = { properties?: Record<string, unknown>; oneOf?: ObjectSchema[] };
+    for (const tool of tools) {
+      const input = tool.inputSchema as ObjectSchema;
+      const takesWebsiteId = 'websiteId' in (input.properties ?? {}) || (input.oneOf ?? []).some((b) => 'websiteId' in (b.properties ?? {}));
+      expect(tool.target === 'none', tool.name).toBe(!takesWebsiteId);
+      // A plan's websiteId only detects re-pointing (§2.6); only the redeeming tool has one.
+      expect(tool.target === 'plan', tool.name).toBe(tool.name === 'confirm_pending_action');
+      // An anchor only says where the owner approves: a plan kind that owns no website (rule plan-company-anchor-context-only).
+      if (tool.target === 'anchor') expect(loadPlanStates().machines.plan.kinds[tool.planKind ?? '']?.anchor, tool.name).toBeDefined();
+    }
+  });
+
+  it('gives every plan kind of spec/plan-states.json (validated by its schema) a prepare_* tool, and every prepare_* tool\'s kind an entry', () => {
+    const kinds = Object.keys(loadPlanStates().machines.plan.kinds).sort();
+    expect(tools.filter((t) => t.planKind !== null).map((t) => t.planKind).sort()).toEqual(kinds);
   });
 });
