@@ -51,7 +51,7 @@ export interface VariantOptions {
   pairStartFromFreshAddresses?: boolean;
   /** BROKEN: a posted form with a password (the app's sign-in) reaches the target from a fresh loopback address each time. */
   signInFromFreshAddresses?: boolean;
-  /** BROKEN: a sign-in for an email a world was made with is answered 250 ms late, so the time tells which emails have accounts. */
+  /** BROKEN: a sign-in for an email a world was made with is answered 1.5 s late, so the time tells which emails have accounts (as when only known emails pay the password hash). */
   slowKnownSignIns?: boolean;
   /** BROKEN: cookies lose their HttpOnly and SameSite attributes. */
   weakenCookies?: boolean;
@@ -244,7 +244,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       for (const key of ['origin', 'referer']) if (headers[key]) headers[key] = headers[key]!.split(ownUrl).join(targetUrl);
       if (path === '/api/mcp') swapAuthorization(headers);
       const signIn = req.method === 'POST' && String(req.headers['content-type']).includes('application/x-www-form-urlencoded') && new URLSearchParams(body.toString('utf8')).has('password');
-      if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 250));
+      if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 1500));
       const upstream =
         (options.pairStartFromFreshAddresses && path === '/v1/cli/pair/start' && req.method === 'POST') || (options.signInFromFreshAddresses && signIn)
           ? await postFromFreshAddress(`${targetUrl}${path}`, headers, body)
