@@ -5,14 +5,10 @@ import type { WorkspaceDoc } from './model.js';
 import { DomainError } from './errors.js';
 import { findSection, recordChange } from './site.js';
 import { setSectionText } from './section-content.js';
-import { ROLE_RANK } from './vocabulary.js';
-import { entryOf } from './model.js';
+import { checkAppEditor } from './authorize.js';
 
 export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; sectionId: string; field: string; text: string }, now: Date) {
-  const site = entryOf(ws.sites, edit.websiteId);
-  if (!site) throw new DomainError('not_found', `No website "${edit.websiteId}".`);
-  const role = site.members[edit.userId];
-  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', 'Only an owner or editor of this website can edit it.');
+  const site = checkAppEditor(ws, edit.userId, edit.websiteId);
   const { section } = findSection(site, edit.sectionId);
   setSectionText(section, edit.field, edit.text);
   const edited = new Set(site.appEdits[section.sectionId] ?? []);
@@ -28,10 +24,7 @@ export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; web
  * plan-pins-document-fingerprint).
  */
 export function appEditRecord(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }, now: Date) {
-  const site = entryOf(ws.sites, edit.websiteId);
-  if (!site) throw new DomainError('not_found', `No website "${edit.websiteId}".`);
-  const role = site.members[edit.userId];
-  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', 'Only an owner or editor of this website can edit it.');
+  const site = checkAppEditor(ws, edit.userId, edit.websiteId);
   const [list, idField, textField] = edit.kind === 'product' ? [site.records.products, 'productId', 'name'] as const : [site.records.documents, 'documentId', 'title'] as const;
   const record = (list as Record<string, unknown>[]).find((r) => r[idField] === edit.recordId);
   if (!record) throw new DomainError('not_found', `No ${edit.kind} "${edit.recordId}" on this website.`);

@@ -1,11 +1,16 @@
-// Authorization on every call (§5.6, §5.7), in one place. The order of the checks is the documented order
-// of denial causes: the scope is off; the creator's own access changed; the area was switched off. Target
-// resolution sits between the scope check and the role check because the role is read on the target site.
-import type { Connection, Site, WorkspaceDoc } from './model.js';
+// Every authorization decision of the server (§2, §5.6, §5.7), in one place: the call path's steps (scope,
+// target, live role, workspace gates), the same checks when a plan is redeemed, the import merge target, app
+// edits, revokes, who may decide a plan and who may approve a pairing or create a connection. The order of the
+// call checks is the documented order of denial causes: the scope is off; the creator's own access changed; the
+// area was switched off. Target resolution sits between the scope check and the role check because the role is
+// read on the target site. The facts come from spec/ (tool scopes, gates and target; plan kinds' scope,
+// ownerOnly and area); only the wording of a denial depends on who asks (a tool call, or a plan's redemption).
+import type { Connection, Plan, Site, WorkspaceDoc } from './model.js';
 import { ROLE_RANK, type Role } from './vocabulary.js';
 import { satisfies } from './scopes.js';
 import { DomainError, websiteNotFound } from './errors.js';
 import { entryOf } from './model.js';
+import type { PlanKindSpec } from '../../spec/index.js';
 
 export interface Gate {
   /** Scopes the operation needs, all of them (spec/tools/<name>.json "scopes"). */
@@ -14,17 +19,66 @@ export interface Gate {
   gates: readonly string[];
   /** The least role the creator must hold on the target site. */
   minRole: Role;
-  /** Whether the operation works on one website (takes websiteId). */
+  /** Whether the operation works on one website (spec/tools/<name>.json "target": website). */
   targetsSite: boolean;
 }
 
-export function checkScopes(connection: Connection, gate: Pick<Gate, 'scopes'>, tool: string): void {
+/**
+ * The words of a denial for what is asked: a tool call (a tool's name: the message names the tool and details.tool
+ * carries it) or the redemption of a plan (PLAN_REDEMPTION). The decision is the same for both.
+ */
+export interface Asker {
+  tool?: string;
+  scopeMissing(missing: string[]): string;
+  accessRemoved: string;
+  notOwner: string;
+  roleTooLow(role: Role): string;
+  areaOff(area: string): string;
+}
+
+function toolAsker(tool: string): Asker {
+  return {
+    tool,
+    scopeMissing: (missing) => `This connection lacks the scope ${missing.join(', ')} that ${tool} needs. The owner can create a connection with it in Developers settings.`,
+    accessRemoved: 'The person who created this connection no longer has access to this website, so the connection cannot act on it.',
+    notOwner: `${tool} is owner-only, and the person who created this connection is no longer an owner of this website.`,
+    roleTooLow: (role) => `The person who created this connection is now a ${role} of this website, which does not allow ${tool}.`,
+    areaOff: (area) => `The ${area} area is switched off for this account by its agency, so ${tool} is unavailable.`,
+  };
+}
+
+/** confirm_pending_action re-authorizes the plan's own scope, its creator's live role and its area (rule plan-redeem-reauthorizes-anchor). */
+export const PLAN_REDEMPTION: Asker = {
+  scopeMissing: (missing) => `This connection lacks the scope ${missing.join(', ')} that this plan needs.`,
+  accessRemoved: 'The person who created this connection no longer has access to the plan\'s website.',
+  notOwner: 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.',
+  roleTooLow: (role) => `The connection's creator is now a ${role} of this website.`,
+  areaOff: (area) => `The ${area} area is switched off for this account by its agency.`,
+};
+
+const askerOf = (asker: string | Asker): Asker => (typeof asker === 'string' ? toolAsker(asker) : asker);
+/** details.tool when a tool asks, nothing when a plan does. */
+const toolDetail = (asker: Asker) => (asker.tool === undefined ? {} : { tool: asker.tool });
+
+/** The gate of a plan kind at redemption (spec/plan-states.json): its scope, owner-only, its area; at least an editor. */
+export function planGate(kind: PlanKindSpec): Gate {
+  return {
+    scopes: [kind.scope],
+    gates: [...(kind.ownerOnly ? ['owner-only'] : []), ...(kind.area ? [`area:${kind.area}`] : [])],
+    minRole: 'editor',
+    targetsSite: true,
+  };
+}
+
+/** Rule scope-ceiling: the connection's scopes bound every call, and every redemption, whoever created it. */
+export function checkScopes(connection: Connection, gate: Pick<Gate, 'scopes'>, asking: string | Asker): void {
+  const asker = askerOf(asking);
   const missing = gate.scopes.filter((s) => !satisfies(connection.scopes, s));
   if (missing.length > 0) {
-    throw new DomainError('scope_denied', `This connection lacks the scope ${missing.join(', ')} that ${tool} needs. The owner can create a connection with it in Developers settings.`, {
+    throw new DomainError('scope_denied', asker.scopeMissing(missing), {
       requiredScopes: [...gate.scopes],
       grantedScopes: connection.scopes,
-      tool,
+      ...toolDetail(asker),
     });
   }
 }
@@ -49,39 +103,27 @@ export function resolveTarget(ws: WorkspaceDoc, connection: Connection, websiteI
   return site;
 }
 
-/** The creator's live role on the site, re-read on every call (rule connection-live-role-recheck). */
-export function checkRole(ws: WorkspaceDoc, connection: Connection, site: Site, gate: Pick<Gate, 'minRole' | 'gates'>, tool: string): Role {
+/** The creator's live role on the site, re-read on every call and redemption (rule connection-live-role-recheck). */
+export function checkRole(ws: WorkspaceDoc, connection: Connection, site: Site, gate: Pick<Gate, 'minRole' | 'gates'>, asking: string | Asker): Role {
+  const asker = askerOf(asking);
   const role = site.members[connection.createdBy];
-  if (!role) {
-    throw new DomainError('access_denied', 'The person who created this connection no longer has access to this website, so the connection cannot act on it.', {
-      cause: 'creator-access-removed',
-      tool,
-    });
-  }
-  if (gate.gates.includes('owner-only') && role !== 'owner') {
-    throw new DomainError('owner_only', `${tool} is owner-only, and the person who created this connection is no longer an owner of this website.`, { cause: `creator-role-${role}`, tool });
-  }
-  if (ROLE_RANK[role] < ROLE_RANK[gate.minRole]) {
-    throw new DomainError('access_denied', `The person who created this connection is now a ${role} of this website, which does not allow ${tool}.`, {
-      cause: `creator-role-${role}`,
-      tool,
-    });
-  }
+  if (!role) throw new DomainError('access_denied', asker.accessRemoved, { cause: 'creator-access-removed', ...toolDetail(asker) });
+  if (gate.gates.includes('owner-only') && role !== 'owner') throw new DomainError('owner_only', asker.notOwner, { cause: `creator-role-${role}`, ...toolDetail(asker) });
+  if (ROLE_RANK[role] < ROLE_RANK[gate.minRole]) throw new DomainError('access_denied', asker.roleTooLow(role), { cause: `creator-role-${role}`, ...toolDetail(asker) });
   void ws;
   return role;
 }
 
 /** Workspace-level gates after the role: the invite-only advanced grant, then agency-disabled areas. */
-export function checkWorkspaceGates(ws: WorkspaceDoc, gate: Pick<Gate, 'gates'>, tool: string): void {
+export function checkWorkspaceGates(ws: WorkspaceDoc, gate: Pick<Gate, 'gates'>, asking: string | Asker): void {
+  const asker = askerOf(asking);
   if (gate.gates.includes('advanced-editor-grant') && !ws.advancedEditorGrant) {
-    throw new DomainError('advanced_grant_missing', `${tool} needs the advanced-editor grant, which this workspace does not have. Use update_section_text and the other content tools instead.`, { tool });
+    throw new DomainError('advanced_grant_missing', `${asker.tool ?? 'This'} needs the advanced-editor grant, which this workspace does not have. Use update_section_text and the other content tools instead.`, toolDetail(asker));
   }
   for (const g of gate.gates) {
     if (!g.startsWith('area:')) continue;
     const area = g.slice('area:'.length);
-    if (ws.areasOff.includes(area)) {
-      throw new DomainError('area_disabled', `The ${area} area is switched off for this account by its agency, so ${tool} is unavailable.`, { cause: `area-${area}-off`, tool });
-    }
+    if (ws.areasOff.includes(area)) throw new DomainError('area_disabled', asker.areaOff(area), { cause: `area-${area}-off`, ...toolDetail(asker) });
   }
 }
 
@@ -127,4 +169,72 @@ export function checkMergeTarget(ws: WorkspaceDoc, connection: Connection, targe
     throw new DomainError('access_denied', 'Merging needs edit access to the target website, which the connection\'s creator does not have.', { cause: role ? `creator-role-${role}` : 'creator-access-removed' });
   }
   return site;
+}
+
+/**
+ * Who may approve or decline a plan (rules plan-approval-signed-in-owner, plan-approver-owner-and-creator): an owner
+ * of the plan's website who also created the plan's connection. The plan page shows its buttons by the same answer.
+ */
+export function mayDecidePlan(ws: WorkspaceDoc, plan: Plan, userId: string): boolean {
+  const connection = entryOf(ws.connections, plan.connectionId);
+  const site = entryOf(ws.sites, plan.websiteId);
+  return !!connection && !!site && site.members[userId] === 'owner' && connection.createdBy === userId;
+}
+
+export function checkPlanDecider(ws: WorkspaceDoc, plan: Plan, userId: string): void {
+  if (!mayDecidePlan(ws, plan, userId)) throw new DomainError('owner_only', 'Only the owner of this website who created the connection can decide on this plan.');
+}
+
+/**
+ * The website a company-creation plan is approved on (rule plan-company-anchor-context-only): the connection's
+ * pinned site, or the one named on workspace reach; the creator must own it.
+ */
+export function checkApprovalAnchor(ws: WorkspaceDoc, connection: Connection, websiteId: string | undefined): Site {
+  const anchorId = connection.reach === 'website' ? connection.websiteId : (websiteId ?? connection.websiteId);
+  if (websiteId !== undefined && websiteId !== anchorId) throw websiteNotFound(websiteId);
+  const anchor = entryOf(ws.sites, anchorId);
+  // A named site that is not here (missing, or another tenant's) answers like any missing site (rule
+  // authz-cross-tenant-not-found); only a call naming none is asked for one.
+  if (anchorId && !anchor) throw websiteNotFound(anchorId);
+  if (!anchorId || !anchor) throw new DomainError('website_required', 'Company creation is approved on one of your websites: pass websiteId (from list_sites).');
+  if (anchor.members[connection.createdBy] !== 'owner') {
+    throw new DomainError('owner_only', 'Only an owner of the anchor website who created this connection can have a company created.');
+  }
+  return anchor;
+}
+
+/** How a refusal of checkOwnerOf names what was asked. */
+export interface OwnerWording {
+  companyWide: string;
+  noSite(websiteId: string): string;
+  notOwner: string;
+}
+
+/**
+ * Who may give a tool access (rules connection-created-by-site-owner-only, pairing-approval-owner-only,
+ * pairing-company-wide*): for one website, an owner of it; for the whole company (no website), the company owner.
+ */
+export function checkOwnerOf(ws: WorkspaceDoc, userId: string, websiteId: string | null, wording: OwnerWording): void {
+  if (websiteId === null) {
+    if (ws.ownerUserId !== userId) throw new DomainError('owner_only', wording.companyWide);
+    return;
+  }
+  const site = entryOf(ws.sites, websiteId);
+  if (!site) throw new DomainError('not_found', wording.noSite(websiteId));
+  if (site.members[userId] !== 'owner') throw new DomainError('owner_only', wording.notOwner);
+}
+
+/** A person editing a site in the app (§1.1): an owner or editor of it (rule service-same-functions-as-app). */
+export function checkAppEditor(ws: WorkspaceDoc, userId: string, websiteId: string): Site {
+  const site = entryOf(ws.sites, websiteId);
+  if (!site) throw new DomainError('not_found', `No website "${websiteId}".`);
+  const role = site.members[userId];
+  if (!role || ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', 'Only an owner or editor of this website can edit it.');
+  return site;
+}
+
+/** Sites a connection can see now: its reach, filtered by the creator's live membership (list_sites). */
+export function visibleSites(ws: WorkspaceDoc, connection: Connection): Site[] {
+  const sites = connection.reach === 'website' ? [entryOf(ws.sites, connection.websiteId)].filter((s): s is Site => !!s) : Object.values(ws.sites);
+  return sites.filter((s) => s.members[connection.createdBy]).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId));
 }

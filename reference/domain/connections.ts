@@ -5,7 +5,7 @@ import { newId } from './ids.js';
 import { mintToken } from './tokens.js';
 import { displayLabel, resolveScopes } from './scopes.js';
 import { DomainError } from './errors.js';
-import { entryOf } from './model.js';
+import { checkOwnerOf } from './authorize.js';
 
 export interface CreateConnectionInput {
   userId: string;
@@ -22,17 +22,13 @@ export function createConnection(ws: WorkspaceDoc, input: CreateConnectionInput,
   const reach = input.reach ?? 'website';
   const user = ws.users[input.userId];
   if (!user) throw new DomainError('not_found', `No user "${input.userId}" in this workspace.`);
-  if (input.websiteId === null) {
-    // Company-wide (no website): only the company owner, only while the company has no website (§5.4).
-    if (ws.ownerUserId !== input.userId) throw new DomainError('owner_only', 'Only the company owner can create a company-wide connection.');
-    if (reach !== 'workspace') throw new DomainError('validation_failed', 'A connection without a website must have workspace reach.');
-  } else {
-    const site = entryOf(ws.sites, input.websiteId);
-    if (!site) throw new DomainError('not_found', `No website "${input.websiteId}" in this workspace.`);
-    if (site.members[input.userId] !== 'owner') {
-      throw new DomainError('owner_only', 'Only an owner of this website can create a connection (rule connection-created-by-site-owner-only).');
-    }
-  }
+  // Company-wide (no website): only the company owner (§5.4); one website: an owner of it.
+  checkOwnerOf(ws, input.userId, input.websiteId, {
+    companyWide: 'Only the company owner can create a company-wide connection.',
+    noSite: (websiteId) => `No website "${websiteId}" in this workspace.`,
+    notOwner: 'Only an owner of this website can create a connection (rule connection-created-by-site-owner-only).',
+  });
+  if (input.websiteId === null && reach !== 'workspace') throw new DomainError('validation_failed', 'A connection without a website must have workspace reach.');
   const createdAt = input.createdAt ?? now;
   const resolved = resolveScopes({ scopes: input.scopes, preset: input.preset }, createdAt);
   const minted = mintToken();

@@ -7,8 +7,8 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { WorkspaceDoc } from './model.js';
 import { ALL_SCOPES } from './scopes.js';
 import { createConnection } from './connections.js';
-import { entryOf } from './model.js';
 import { DomainError } from './errors.js';
+import { checkOwnerOf } from './authorize.js';
 
 export interface Pairing {
   userCode: string;
@@ -100,15 +100,13 @@ export class Pairings {
 export function approvePairing(ws: WorkspaceDoc, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }, now: Date) {
   if (pairing.status !== 'pending') throw new DomainError('conflict', `This pairing is ${pairing.status}.`);
   const granted = input.scopes.filter((s) => pairing.requested.includes(s)); // never wider than asked
-  if (input.websiteId === null) {
-    if (pairing.admin) throw new DomainError('validation_failed', 'The admin variant needs a website; company-wide approval is refused.');
-    if (ws.ownerUserId !== input.userId) throw new DomainError('owner_only', 'Only the company owner can approve a company-wide pairing.');
-    if (Object.keys(ws.sites).length > 0) throw new DomainError('validation_failed', 'This company has a website: choose which website the pairing is for.');
-  } else {
-    const site = entryOf(ws.sites, input.websiteId);
-    if (!site) throw new DomainError('not_found', 'No such website.');
-    if (site.members[input.userId] !== 'owner') throw new DomainError('owner_only', 'Only an owner of this website can approve a pairing.');
-  }
+  if (input.websiteId === null && pairing.admin) throw new DomainError('validation_failed', 'The admin variant needs a website; company-wide approval is refused.');
+  checkOwnerOf(ws, input.userId, input.websiteId, {
+    companyWide: 'Only the company owner can approve a company-wide pairing.',
+    noSite: () => 'No such website.',
+    notOwner: 'Only an owner of this website can approve a pairing.',
+  });
+  if (input.websiteId === null && Object.keys(ws.sites).length > 0) throw new DomainError('validation_failed', 'This company has a website: choose which website the pairing is for.');
   if (pairing.readOnly) {
     if (input.websiteId === null) throw new DomainError('validation_failed', 'A read-only pairing needs a website.');
     const token = `smcp_deliver_${randomBytes(32).toString('base64url')}`;

@@ -2,11 +2,10 @@
 // signed-in owner in the app (or the fixtures protocol, through the same decidePlan), and redeemed once by
 // confirm_pending_action. The states and transitions are those of spec/plan-states.json.
 import type { Connection, Plan, Site, WorkspaceDoc } from './model.js';
-import type { PlanKind, Role } from './vocabulary.js';
-import { ROLE_RANK } from './vocabulary.js';
+import type { PlanKind } from './vocabulary.js';
 import { newId } from './ids.js';
 import { DomainError } from './errors.js';
-import { satisfies } from './scopes.js';
+import { checkPlanDecider, checkRole, checkScopes, checkWorkspaceGates, planGate, PLAN_REDEMPTION } from './authorize.js';
 import { entryOf } from './model.js';
 import { planKindSpec } from '../../spec/index.js';
 
@@ -75,11 +74,7 @@ export function decidePlan(ws: WorkspaceDoc, planId: string, userId: string, dec
     if (entryOf(ws.expiredPlans, planId) !== undefined) throw new DomainError('plan_expired', 'This plan expired. Ask the assistant to prepare a fresh one.');
     throw new DomainError('not_found', 'No such plan.');
   }
-  const connection = entryOf(ws.connections, plan.connectionId);
-  const site = entryOf(ws.sites, plan.websiteId);
-  if (!connection || !site || site.members[userId] !== 'owner' || connection.createdBy !== userId) {
-    throw new DomainError('owner_only', 'Only the owner of this website who created the connection can decide on this plan.');
-  }
+  checkPlanDecider(ws, plan, userId);
   if (plan.status !== 'awaiting_approval') throw new DomainError('conflict', `This plan is already ${plan.status.replace('_', ' ')}.`);
   plan.status = decision === 'approve' ? 'approved' : 'declined';
   return plan;
@@ -108,17 +103,12 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
   if (plan.status !== 'approved') {
     throw new DomainError('plan_not_approved', 'The owner has not approved this plan yet. Ask them to open the approval link, then confirm again.', { planId });
   }
-  const spec = planKindSpec(plan.kind);
-  if (!satisfies(connection.scopes, spec.scope)) {
-    throw new DomainError('scope_denied', `This connection lacks the scope ${spec.scope} that this plan needs.`, { requiredScopes: [spec.scope], grantedScopes: connection.scopes });
-  }
-  const site = ws.sites[plan.websiteId];
+  // The plan's own scope, its creator's live role and its area, decided as for a call (rule plan-redeem-reauthorizes-anchor).
+  const gate = planGate(planKindSpec(plan.kind));
+  checkScopes(connection, gate, PLAN_REDEMPTION);
+  const site = entryOf(ws.sites, plan.websiteId);
   if (!site) throw new DomainError('not_found', `No plan "${planId}" exists for this connection.`);
-  const role = site.members[connection.createdBy] as Role | undefined;
-  if (!role) throw new DomainError('access_denied', 'The person who created this connection no longer has access to the plan\'s website.', { cause: 'creator-access-removed' });
-  // Which kinds are owner-only is a fact of spec/plan-states.json (grant_access, create_company).
-  if (spec.ownerOnly && role !== 'owner') throw new DomainError('owner_only', 'Only an owner can carry out this plan, and the connection\'s creator is no longer an owner.', { cause: `creator-role-${role}` });
-  if (ROLE_RANK[role] < ROLE_RANK.editor) throw new DomainError('access_denied', `The connection's creator is now a ${role} of this website.`, { cause: `creator-role-${role}` });
-  if (spec.area && ws.areasOff.includes(spec.area)) throw new DomainError('area_disabled', `The ${spec.area} area is switched off for this account by its agency.`, { cause: `area-${spec.area}-off` });
+  checkRole(ws, connection, site, gate, PLAN_REDEMPTION);
+  checkWorkspaceGates(ws, gate, PLAN_REDEMPTION);
   return { plan, site };
 }

@@ -1,14 +1,14 @@
 // The reviewed rail's tools (§1.6, §2.6, §4.3): seven prepare_* tools that create plans, publish_site which
 // fails closed, and confirm_pending_action which redeems an approved plan and performs its effect, all in one
 // transaction (the plan is marked redeemed in the same write as the effect; the effects: domain/plan-effects.ts).
-import { DomainError, websiteNotFound } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { checkApprovalAnchor } from '../domain/authorize.js';
 import { createPlan, reviewCard } from '../domain/plans.js';
 import { findRecord, redeemPlan, sendable } from '../domain/plan-effects.js';
 import { fingerprint } from '../domain/site.js';
 import type { Plan, Site } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
 import { defineTool, type ToolContext } from './types.js';
-import { entryOf } from '../domain/model.js';
 
 /** A prepare_* handler: its arguments typed by the tool it is declared for (defineTool infers A). */
 function prepare<A>(kind: PlanKind, describe: (ctx: ToolContext<A, Site>, site: Site) => { params: Record<string, unknown>; pinned: Plan['pinned']; summary: string }) {
@@ -62,16 +62,8 @@ const prepare_send_document = defineTool('prepare_send_document', prepare('send_
 
 /** Company creation anchors to the connection's current site, as approval context only (rule plan-company-anchor-context-only). */
 const prepare_create_company = defineTool('prepare_create_company', async (ctx) => {
-  const anchorId = ctx.connection.reach === 'website' ? ctx.connection.websiteId : (ctx.args.websiteId ?? ctx.connection.websiteId);
-  if (ctx.args.websiteId !== undefined && ctx.args.websiteId !== anchorId) throw websiteNotFound(ctx.args.websiteId);
-  const anchor = entryOf(ctx.ws.sites, anchorId);
-  // A named site that is not here (missing, or another tenant's) answers like any missing site (rule
-  // authz-cross-tenant-not-found); only a call naming none is asked for one.
-  if (anchorId && !anchor) throw websiteNotFound(anchorId);
-  if (!anchorId || !anchor) throw new DomainError('website_required', 'Company creation is approved on one of your websites: pass websiteId (from list_sites).');
-  if (anchor.members[ctx.connection.createdBy] !== 'owner') {
-    throw new DomainError('owner_only', 'Only an owner of the anchor website who created this connection can have a company created.');
-  }
+  const anchor = checkApprovalAnchor(ctx.ws, ctx.connection, ctx.args.websiteId);
+  const anchorId = anchor.websiteId;
   const card = await ctx.write((ws) => {
     const plan = createPlan(
       ws,

@@ -1,16 +1,12 @@
 // site:read tools (§4.3): list_sites, get_site_overview, list_pages, get_page, list_draft_changes,
 // get_brand, get_analytics_summary, export_site. They read; they never write (rule read-tools-no-side-effects).
-import type { Site, WorkspaceDoc, Connection } from '../domain/model.js';
+import type { Site } from '../domain/model.js';
+import { visibleSites } from '../domain/authorize.js';
 import { editorUrl, findPage, publicUrl } from '../domain/site.js';
 import { toPortableSite } from '../domain/portable-site.js';
 import { defineTool } from './types.js';
 
 
-/** Sites this connection can see now: its reach, filtered by the creator's live membership. */
-export function visibleSites(ws: WorkspaceDoc, connection: Connection): Site[] {
-  const sites = connection.reach === 'website' ? [ws.sites[connection.websiteId ?? '']].filter((s): s is Site => !!s) : Object.values(ws.sites);
-  return sites.filter((s) => s.members[connection.createdBy]).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId));
-}
 
 const siteStatus = (site: Site) => (site.published ? 'published' : 'unpublished');
 
