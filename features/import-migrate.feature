@@ -245,6 +245,43 @@ Feature: Import and migration
     And the data does not contain "booking-widget.example"
     And the data does not contain "PRIVATE PAGE"
 
+  @rule:migrate-merge-typed
+  Scenario: Migrating again into the migrated site re-syncs it under the merge rules: same site, the app's edit kept
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/" }
+      """
+    Then the call succeeds
+    When the data at "/websiteId" is remembered as "migrated"
+    And "ws" calls "list_sites"
+    And the data at "/sites" is remembered as "sites before"
+    And "ws" calls "list_pages" with:
+      """
+      { "websiteId": "{{remembered:migrated}}" }
+      """
+    And the data at "/pages/0/pageId" is remembered as "first page"
+    And "ws" calls "get_page" with:
+      """
+      { "websiteId": "{{remembered:migrated}}", "pageId": "{{remembered:first page}}" }
+      """
+    And the data at "/page/sections/0/sectionId" is remembered as "first section"
+    And "olive" edits the section "{{remembered:first section}}" of the site "{{remembered:migrated}}" field "heading" in the app to "Edited in the app after the migration"
+    And "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/", "mergeIntoWebsiteId": "{{remembered:migrated}}" }
+      """
+    Then the call succeeds
+    And the data has the fields "fidelity, pagesAwaitingCapture, pagesFetched, pagesFailed, truncated, assetsSkipped, actionsRequired"
+    When "ws" calls "list_sites"
+    Then the data at "/sites" has as many items as the remembered "sites before"
+    When "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:migrated}}" }
+      """
+    Then the data contains "Edited in the app after the migration"
+    And the data contains "About the loopback bakery"
+
   @rule:import-site-assets-revalidated
   Scenario: Images named inside section content go through the same asset checks as listed assets
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"

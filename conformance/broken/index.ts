@@ -92,6 +92,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'session-cookie-secure-over-https': { proxy: { weakenCookies: true } },
   'sign-in-throttled-per-address': { proxy: { signInFromFreshAddresses: true } },
   'sign-in-unknown-email-same-cost': { proxy: { slowKnownSignIns: true } },
+  'migrate-merge-typed': { proxy: { migrateNeverMerges: true } },
   'oauth-no-caller-profile-id': { proxy: { honourConnectionIdHeader: true } },
   'oauth-no-newest-connection-guess': { proxy: { oauthUsesNewestConnection: true } },
 };

@@ -55,6 +55,8 @@ export interface VariantOptions {
   slowKnownSignIns?: boolean;
   /** BROKEN: cookies lose their HttpOnly and SameSite attributes. */
   weakenCookies?: boolean;
+  /** BROKEN: migrate_site_from_url ignores mergeIntoWebsiteId and makes a new site each time. */
+  migrateNeverMerges?: boolean;
 }
 
 const SECURITY_HEADERS = new Set(['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']);
@@ -225,8 +227,9 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       // Broken servers that change what the target is asked (tool arguments cut to the bounds, a taken hostname
       // swapped for a nonexistent one).
       let swapped: { from: string; to: string } | undefined;
-      if (calledTool && (options.cutArgumentsTo || options.answerTakenHostnamesUnprobed)) {
+      if (calledTool && (options.cutArgumentsTo || options.answerTakenHostnamesUnprobed || (options.migrateNeverMerges && calledTool === 'migrate_site_from_url'))) {
         const request = JSON.parse(body.toString('utf8')) as { params: { arguments?: Record<string, unknown> } };
+        if (options.migrateNeverMerges && request.params.arguments) delete request.params.arguments.mergeIntoWebsiteId;
         if (options.cutArgumentsTo) request.params.arguments = cutToBounds(request.params.arguments ?? {}, options.cutArgumentsTo) as Record<string, unknown>;
         const hostname = request.params.arguments?.hostname;
         if (options.answerTakenHostnamesUnprobed && calledTool === 'connect_domain' && typeof hostname === 'string') {

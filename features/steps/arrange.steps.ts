@@ -93,6 +93,11 @@ When('the clock of the workspace of {string} advances {int} days', async functio
 });
 
 // The field is one of the kit's text-field names (heading, body, …), sent in the target's vocabulary.
+// A section the scenario found through the tools (an id remembered from get_page), of a site it made.
+When('{string} edits the section {string} of the site {string} field {string} in the app to {string}', async function (this: SiteWorld, user: string, section: string, site: string, field: string, text: string) {
+  await this.fixtures.appEdit({ userId: this.user(user).userId, websiteId: this.resolve(site), sectionId: this.resolve(section), field: sectionVocabulary('fields', field), text: this.resolve(text) });
+});
+
 When('{string} edits {string} field {string} in the app to {string}', async function (this: SiteWorld, user: string, sectionRef: string, field: string, text: string) {
   const [site] = sectionRef.split('/');
   await this.fixtures.appEdit({ userId: this.user(user).userId, websiteId: this.site(site!).websiteId, sectionId: this.resolve(`{{section:${sectionRef}}}`), field: sectionVocabulary('fields', field), text: this.resolve(text) });

@@ -193,6 +193,14 @@ When('the data at {string} is remembered as {string}', function (this: SiteWorld
   this.remembered.set(key, value);
 });
 
+Then('the data at {string} has as many items as the remembered {string}', function (this: SiteWorld, pathText: string, key: string) {
+  const path = this.resolve(pathText);
+  const now = pointer(lastEnvelope(this).data, requireOutput(this, path));
+  const before = this.remembered.get(key);
+  assert.ok(Array.isArray(now) && Array.isArray(before), `no arrays to compare at ${path}`);
+  assert.equal(now.length, before.length, `${path} had ${before.length} items, now ${now.length}`);
+});
+
 When('the answer is remembered as {string}', function (this: SiteWorld, key: string) {
   this.remembered.set(key, lastEnvelope(this));
   this.remembered.set(`args:${key}`, this.last.args ?? {});
