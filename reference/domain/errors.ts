@@ -3,21 +3,10 @@
 // on. A tool call answers it in its envelope (mcp/pipeline.ts); an HTTP endpoint answers it with the status of
 // its code (http/errors.ts, the one code → status table). Anything else thrown is a bug: internal_error.
 import type { ErrorCode } from './vocabulary.js';
+import type { ToolError } from '../../generated/schemas/error.js';
 
-export interface ErrorDetails {
-  requiredScopes?: string[];
-  grantedScopes?: string[];
-  cause?: string;
-  retryAfterSeconds?: number;
-  limit?: number;
-  windowSeconds?: number;
-  currentRev?: number;
-  planId?: string;
-  tool?: string;
-  use?: string;
-  issues?: { path: string; message: string }[];
-  [key: string]: unknown;
-}
+/** What a program acts on: spec/schemas/error.schema.json's details, as generated. */
+export type ErrorDetails = NonNullable<ToolError['details']>;
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

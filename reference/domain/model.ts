@@ -3,6 +3,7 @@
 // a write never grows with the number of workspaces or websites.
 import type { PlanKind, Role } from './vocabulary.js';
 import type { SectionType } from '../../generated/schemas/section-content.js';
+import type { Layout } from '../../generated/schemas/layout.js';
 
 export type { SectionType };
 
@@ -146,12 +147,8 @@ export interface Block {
   content: Record<string, unknown>;
 }
 
-export interface Layout {
-  width?: 'narrow' | 'normal' | 'wide' | 'full';
-  verticalPadding?: 'none' | 'small' | 'medium' | 'large';
-  hideOnMobile?: boolean;
-  hideOnDesktop?: boolean;
-}
+/** A section's bounded layout tokens (spec/schemas/layout.schema.json, rules layout-tokens-bounded, layout-token-values). */
+export type { Layout };
 
 export interface Asset {
   assetId: string;

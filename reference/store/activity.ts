@@ -4,20 +4,14 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { appendFileDurably } from './durable-file.js';
 import { join } from 'node:path';
+import type { ActivityEntry as ActivityLine } from '../../generated/schemas/fixtures/fixtures.js';
 
-export interface ActivityEntry {
-  at: string;
-  connectionId: string;
-  workspaceId: string;
-  websiteId: string | null;
-  kind: 'tool' | 'resource' | 'prompt';
-  name: string;
-  outcome: 'ok' | 'denied' | 'invalid' | 'not_found' | 'refused' | 'error';
-  code?: string;
-  /** PII-free: names of things (record type, field names, counts), never values (rule activity-pii-free). */
-  summary?: string;
-  creditsSpent?: number;
-}
+/**
+ * One stored entry: the fixtures protocol's ActivityEntry (spec/schemas/fixtures), with its workspace and website
+ * always set. `summary` is PII-free: names of things (record type, field names, counts), never values (rule
+ * activity-pii-free).
+ */
+export type ActivityEntry = ActivityLine & Required<Pick<ActivityLine, 'workspaceId' | 'websiteId'>>;
 
 const DAY_MS = 86_400_000;
 
