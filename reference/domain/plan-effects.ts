@@ -10,6 +10,7 @@ import type { Connection, Plan, Site, WorkspaceDoc } from './model.js';
 import type { PlanKind } from './vocabulary.js';
 import { companyFacts, createCompany } from './company.js';
 import type { Store, Transaction } from '../store/store.js';
+import type { ConfirmPendingActionOutput } from '../../generated/tools/confirm_pending_action.js';
 
 /** A product or document of the site by its id, or the one not-found answer for a record. */
 export function findRecord(site: Site, kind: 'products' | 'documents', idField: string, id: string): Record<string, unknown> {
@@ -21,7 +22,9 @@ export function findRecord(site: Site, kind: 'products' | 'documents', idField: 
 /** A document that was never sent and is still a draft (rule plan-pins-document-fingerprint). */
 export const sendable = (doc: Record<string, unknown>) => doc.status === 'draft' && !doc.sentAt;
 
-type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, store: Store, tx: Transaction) => { effect: string; result: Record<string, unknown> } | Promise<{ effect: string; result: Record<string, unknown> }>;
+/** What an effect reports: a sentence, and the result fields confirm_pending_action's output schema admits (tsc checks them). */
+type Done = { effect: string; result: ConfirmPendingActionOutput['result'] };
+type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, store: Store, tx: Transaction) => Done | Promise<Done>;
 
 function requirePinned(ok: boolean, planId: string, rule: 'plan-pins-site-revision' | 'plan-pins-product-revision' | 'plan-pins-document-fingerprint'): void {
   if (!ok) throw new DomainError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
@@ -39,10 +42,11 @@ const EFFECTS: Record<PlanKind, Effect> = {
     return { effect: 'The site is no longer on its public address.', result: { status: 'unpublished' } };
   },
   publish_product: (_ws, site, plan) => {
-    const product = findRecord(site, 'products', 'productId', String(plan.params.productId));
+    const productId = String(plan.params.productId);
+    const product = findRecord(site, 'products', 'productId', productId);
     requirePinned(Number(product.revision ?? 0) === plan.pinned.productRevision, plan.planId, 'plan-pins-product-revision');
     product.status = 'public';
-    return { effect: `Product ${String(product.name)} is public.`, result: { productId: product.productId, status: 'public' } };
+    return { effect: `Product ${String(product.name)} is public.`, result: { productId, status: 'public' } };
   },
   grant_access: (ws, site, plan, now) => {
     const secret = randomBytes(24).toString('base64url');
@@ -60,12 +64,13 @@ const EFFECTS: Record<PlanKind, Effect> = {
     return { effect: `Invitation created as ${invitation.level}, pending acceptance.`, result: { invitationId: invitation.invitationId, level: invitation.level, status: 'pending' } };
   },
   send_document: (ws, site, plan, now) => {
-    const doc = findRecord(site, 'documents', 'documentId', String(plan.params.documentId));
+    const documentId = String(plan.params.documentId);
+    const doc = findRecord(site, 'documents', 'documentId', documentId);
     requirePinned(fingerprint(doc) === plan.pinned.documentFingerprint && sendable(doc), plan.planId, 'plan-pins-document-fingerprint');
     doc.status = 'sent';
     doc.sentAt = now.toISOString();
-    ws.outbox.push({ messageId: newId('msg'), kind: 'document', websiteId: site.websiteId, subjectId: String(doc.documentId), queuedAt: now.toISOString() });
-    return { effect: `${String(doc.kind)} marked sent.`, result: { documentId: doc.documentId, documentStatus: 'sent' } };
+    ws.outbox.push({ messageId: newId('msg'), kind: 'document', websiteId: site.websiteId, subjectId: documentId, queuedAt: now.toISOString() });
+    return { effect: `${String(doc.kind)} marked sent.`, result: { documentId, documentStatus: 'sent' } };
   },
   create_company: async (ws, _site, plan, now, store, tx) => {
     // Committed with the plan marked redeemed, or not at all (rule company-creation-atomic).
