@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { PlanKindSpec, PlanStates } from '../generated/schemas/plan-states.js';
+import type { PlanStates } from '../generated/schemas/plan-states.js';
 import type { PlanKind } from '../generated/schemas/common.js';
 
-export type { PlanKindSpec, PlanStates };
+export type { PlanStates };
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -45,6 +45,8 @@ export interface ToolDefinition {
   scopes: string[];
   gates: string[];
   planKind: string | null;
+  /** A prepare_* tool's plan: what it pins, what its confirmation does, its approval anchor (tool-definition.schema.json "plan"). */
+  plan?: { pins: 'siteRevision' | 'productRevision' | 'documentFingerprint' | 'none'; effect: string; anchor?: string };
   /** Which website the call acts on (tool-definition.schema.json "target"). */
   target: 'website' | 'plan' | 'anchor' | 'none';
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
@@ -305,11 +307,14 @@ export function loadPlanStates(): PlanStates {
   return planStatesCache;
 }
 
-/** The facts of one plan kind (plan-states.json machines.plan.kinds). */
-export function planKindSpec(kind: PlanKind): PlanKindSpec {
-  const spec = loadPlanStates().machines.plan.kinds[kind];
-  if (!spec) throw new Error(`spec/plan-states.json has no plan kind "${kind}"`);
-  return spec;
+/**
+ * The prepare_* tool of a plan kind: its scopes and gates are the plan's, re-checked at redemption (rule
+ * plan-redeem-reauthorizes-anchor), and its "plan" says what the plan pins and does.
+ */
+export function prepareToolOf(kind: PlanKind): ToolDefinition {
+  const tool = loadTools().find((t) => t.planKind === kind);
+  if (!tool) throw new Error(`spec/tools has no prepare_* tool for the plan kind "${kind}"`);
+  return tool;
 }
 
 /** spec/resources.json: each resource mirrors a site:read tool (§4.4). */

@@ -34,6 +34,14 @@ export interface ToolDefinition {
         | 'search_visibility'
       );
   /**
+   * For a prepare_* tool (planKind set), what its plan is besides what the tool's scopes and gates say (the plan's scope, owner-only and area, re-checked at redemption, rule plan-redeem-reauthorizes-anchor): what it pins of what was reviewed (§2.6), what confirm_pending_action then does, and for a plan whose website is only where the owner approves, what that anchor is.
+   */
+  plan?: {
+    pins: 'siteRevision' | 'productRevision' | 'documentFingerprint' | 'none';
+    effect: string;
+    anchor?: string;
+  };
+  /**
    * Which website the call acts on, so the call path knows which to resolve and authorize before the handler: website (its websiteId, resolved under the connection's reach, rule authz-cross-tenant-not-found); plan (its plan's own website; a websiteId only detects re-pointing, §2.6); anchor (its websiteId only names where the owner approves, rule plan-company-anchor-context-only); none (no website).
    */
   target: 'website' | 'plan' | 'anchor' | 'none';

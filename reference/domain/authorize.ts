@@ -10,7 +10,7 @@ import { ROLE_RANK, type Role } from './vocabulary.js';
 import { satisfies } from './scopes.js';
 import { DomainError, websiteNotFound } from './errors.js';
 import { entryOf } from './model.js';
-import type { PlanKindSpec } from '../../spec/index.js';
+import type { ToolDefinition } from '../../spec/index.js';
 
 export interface Gate {
   /** Scopes the operation needs, all of them (spec/tools/<name>.json "scopes"). */
@@ -60,14 +60,12 @@ const askerOf = (asker: string | Asker): Asker => (typeof asker === 'string' ? t
 /** details.tool when a tool asks, nothing when a plan does. */
 const toolDetail = (asker: Asker) => (asker.tool === undefined ? {} : { tool: asker.tool });
 
-/** The gate of a plan kind at redemption (spec/plan-states.json): its scope, owner-only, its area; at least an editor. */
-export function planGate(kind: PlanKindSpec): Gate {
-  return {
-    scopes: [kind.scope],
-    gates: [...(kind.ownerOnly ? ['owner-only'] : []), ...(kind.area ? [`area:${kind.area}`] : [])],
-    minRole: 'editor',
-    targetsSite: true,
-  };
+/**
+ * The gate of a plan at redemption: the scopes and gates (owner-only, area) of the prepare_* tool that made it, on
+ * the plan's own website, by a creator who is at least an editor there (rule plan-redeem-reauthorizes-anchor).
+ */
+export function planGate(prepareTool: Pick<ToolDefinition, 'scopes' | 'gates'>): Gate {
+  return { scopes: prepareTool.scopes, gates: prepareTool.gates, minRole: 'editor', targetsSite: true };
 }
 
 /** Rule scope-ceiling: the connection's scopes bound every call, and every redemption, whoever created it. */

@@ -7,7 +7,7 @@ import { newId } from './ids.js';
 import { DomainError } from './errors.js';
 import { checkPlanDecider, checkRole, checkScopes, checkWorkspaceGates, planGate, PLAN_REDEMPTION } from './authorize.js';
 import { entryOf } from './model.js';
-import { planKindSpec } from '../../spec/index.js';
+import { prepareToolOf } from '../../spec/index.js';
 
 /** Removes plans past expiry, leaving a tombstone so a late confirm answers plan_expired (rule plan-expired-garbage-collected). */
 export function collectExpiredPlans(ws: WorkspaceDoc, now: Date): void {
@@ -104,7 +104,7 @@ export function checkRedeemable(ws: WorkspaceDoc, connection: Connection, planId
     throw new DomainError('plan_not_approved', 'The owner has not approved this plan yet. Ask them to open the approval link, then confirm again.', { planId });
   }
   // The plan's own scope, its creator's live role and its area, decided as for a call (rule plan-redeem-reauthorizes-anchor).
-  const gate = planGate(planKindSpec(plan.kind));
+  const gate = planGate(prepareToolOf(plan.kind));
   checkScopes(connection, gate, PLAN_REDEMPTION);
   const site = entryOf(ws.sites, plan.websiteId);
   if (!site) throw new DomainError('not_found', `No plan "${planId}" exists for this connection.`);
