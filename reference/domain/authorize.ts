@@ -231,8 +231,13 @@ export function checkAppEditor(ws: WorkspaceDoc, userId: string, websiteId: stri
   return site;
 }
 
-/** Sites a connection can see now: its reach, filtered by the creator's live membership (list_sites). */
-export function visibleSites(ws: WorkspaceDoc, connection: Connection): Site[] {
+/** Sites a connection can see now, each with its creator's role there: its reach, filtered by the creator's live membership (list_sites). */
+export function visibleSites(ws: WorkspaceDoc, connection: Connection): { site: Site; role: Role }[] {
   const sites = connection.reach === 'website' ? [entryOf(ws.sites, connection.websiteId)].filter((s): s is Site => !!s) : Object.values(ws.sites);
-  return sites.filter((s) => s.members[connection.createdBy]).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId));
+  return sites
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId))
+    .flatMap((site) => {
+      const role = site.members[connection.createdBy];
+      return role ? [{ site, role }] : [];
+    });
 }

@@ -13,12 +13,13 @@ function insufficient(balance: number, cost: number): DomainError {
   return new DomainError('insufficient_credits', `Generating an image costs ${cost} credit${cost === 1 ? '' : 's'} and the workspace has ${balance}. The owner can buy credits in the app.`, { limit: balance });
 }
 
-const generate_image = defineTool('generate_image', async ({ rt, ws, site, args, note }) => {
+const generate_image = defineTool('generate_image', async ({ rt, ws, site, args, note, write }) => {
   const cost = rt.limits.imageCreditCost.value;
   // Every call is logged with the credits it spent, a refusal or failure with 0 (rule generate-image-logged-credits);
   // the success below replaces this note.
   note('no image generated; no credits spent', { creditsSpent: 0 });
-  const current = (await rt.store.read(ws.id))!; // consent re-read on every call (rule generate-image-consent-reread)
+  // Consent re-read on every call (rule generate-image-consent-reread): the committed workspace, not the call's first read.
+  const current = (await rt.store.read(ws.id)) ?? ws;
   if (!current.aiConsent) throw new DomainError('ai_consent_missing', 'The workspace has not given consent to AI features. The owner can turn it on in the app.');
   if (current.credits < cost) throw insufficient(current.credits, cost);
   // The provider is a service (services.ts); a delivery that fails charges nothing (rule generate-image-charged-after-delivery).
@@ -34,13 +35,13 @@ const generate_image = defineTool('generate_image', async ({ rt, ws, site, args,
   const file = join(dir, `${assetId}.svg`);
   await writeFile(file, image.bytes);
   // Charged only now that the image is delivered (rule generate-image-charged-after-delivery).
-  const creditsRemaining = await rt.store.transact(ws.id, (fresh, tx) => {
+  const creditsRemaining = await write((fresh, freshSite, tx) => {
     // Nothing half-written: no library file without its charge, whether this write or the call fails.
     tx.onAbort(() => rm(file, { force: true }));
     if (!fresh.aiConsent) throw new DomainError('ai_consent_missing', 'AI consent was withdrawn while the image was made; nothing was charged.');
     if (fresh.credits < cost) throw insufficient(fresh.credits, cost);
     fresh.credits -= cost;
-    fresh.sites[site.websiteId]!.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
+    freshSite.library.push({ assetId, key: assetId, url: `${rt.baseUrl}/library/${site.websiteId}/${assetId}.svg`, alt: args.prompt.slice(0, 120), kind: 'image' });
     return fresh.credits;
   });
   note('image generated into the library', { creditsSpent: cost });

@@ -36,13 +36,14 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   }
   const maxPages = args.maxPages ?? 50;
   const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, fetch: rt.net });
-  if (result.pages.length === 0) {
+  const [first] = result.pages;
+  if (!first) {
     throw new DomainError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
   }
   const pages = result.pages.map(toTypedPage);
   const seen = new Set<string>();
   const unique = pages.filter((p) => (seen.has(p.key) ? false : (seen.add(p.key), true)));
-  const snapshot: PortableSite = { format: 'PortableSiteV1', site: { name: result.pages[0]!.title || new URL(args.url).hostname }, pages: unique };
+  const snapshot: PortableSite = { format: 'PortableSiteV1', site: { name: first.title || new URL(args.url).hostname }, pages: unique };
   const imported = await importSnapshot(rt, ws, connection, snapshot, { mergeIntoWebsiteId: args.mergeIntoWebsiteId }, now);
   note(imported.summary);
   const dropped = result.pages.reduce((n, p) => n + p.droppedEmbeds, 0);

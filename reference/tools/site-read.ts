@@ -11,12 +11,12 @@ import { defineTool } from './types.js';
 const siteStatus = (site: Site) => (site.published ? 'published' : 'unpublished');
 
 const list_sites = defineTool('list_sites', ({ ws, connection }) => ({
-  sites: visibleSites(ws, connection).map((s) => ({
-    websiteId: s.websiteId,
-    name: s.name,
-    businessName: s.businessName,
-    status: siteStatus(s),
-    role: s.members[connection.createdBy]!,
+  sites: visibleSites(ws, connection).map(({ site, role }) => ({
+    websiteId: site.websiteId,
+    name: site.name,
+    businessName: site.businessName,
+    status: siteStatus(site),
+    role,
   })),
 }));
 
