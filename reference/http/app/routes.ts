@@ -11,7 +11,7 @@ import { indexConnection } from '../../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { DomainError } from '../../domain/errors.js';
 import { HTTP_STATUS } from '../errors.js';
-import { authorizeRevoke } from '../../domain/authorize.js';
+import { authorizeRevoke, mayDecidePlan } from '../../domain/authorize.js';
 import { appSecurityHeaders, message, render } from '../../web/render.js';
 import { checkedForm, formOf, readForm, safeNext, sessionOf, signedIn } from '../../web/session.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -143,7 +143,8 @@ export function appRouter(rt: Runtime): Router {
     }
     const site = entryOf(ws.sites, plan.websiteId);
     const connection = entryOf(ws.connections, plan.connectionId);
-    const mayDecide = site?.members[session.userId] === 'owner' && connection?.createdBy === session.userId;
+    // The buttons show exactly when the decision would be taken (authorize.ts, rule plan-approver-owner-and-creator).
+    const mayDecide = mayDecidePlan(ws, plan, session.userId);
     render(ctx, 'plan', {
       title: 'Review a plan',
       crumbs: site?.members[session.userId] ? [{ href: '/app/', text: 'Your sites' }, { href: `/app/sites/${site.websiteId}`, text: site.name }] : [{ href: '/app/', text: 'Your sites' }],
