@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { PlanStates } from '../generated/schemas/plan-states.js';
+import type { ToolDefinition as GeneratedToolDefinition } from '../generated/schemas/tool-definition.js';
 import type { PlanKind } from '../generated/schemas/common.js';
 
 export type { PlanStates };
@@ -39,23 +40,14 @@ export interface Rule {
   file: string;
 }
 
-export interface ToolDefinition {
-  name: string;
-  title: string;
-  scopes: string[];
-  gates: string[];
-  planKind: string | null;
-  /** A prepare_* tool's plan: what it pins, what its confirmation does, its approval anchor (tool-definition.schema.json "plan"). */
-  plan?: { pins: 'siteRevision' | 'productRevision' | 'documentFingerprint' | 'none'; effect: string; anchor?: string };
-  /** Which website the call acts on (tool-definition.schema.json "target"). */
-  target: 'website' | 'plan' | 'anchor' | 'none';
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
-  since?: string;
-  rules: string[];
-  description: string;
+/**
+ * One tool of spec/tools, as spec/schemas/tool-definition.schema.json types it (generated), its input and output
+ * schemas as plain JSON Schema objects.
+ */
+export type ToolDefinition = Omit<GeneratedToolDefinition, 'inputSchema' | 'outputSchema'> & {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
-}
+};
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -6,10 +6,12 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { sharedAjv } from '../../spec/index.js';
+import type * as F from '../../generated/schemas/fixtures/fixtures.js';
+import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { connectionView, createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
-import { buildWorld, type WorldRequest } from './world.js';
+import { buildWorld } from './world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
 import { companyFacts } from '../domain/company.js';
@@ -21,9 +23,24 @@ import type { TestClock } from './clock.js';
 import { readJsonBody } from '../http/body.js';
 import { answerError } from '../http/errors.js';
 import { entryOf } from '../domain/model.js';
-import { consentAsOwner, type OAuthConsentRequest } from './oauth-consent.js';
+import { consentAsOwner } from './oauth-consent.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json';
+
+/** Each request of the protocol by its $defs name, as generated from the fixtures schema. */
+interface Requests {
+  WorldRequest: F.WorldRequest;
+  ConnectionRequest: F.ConnectionRequest;
+  MembershipRequest: F.MembershipRequest;
+  WorkspaceSettingsRequest: F.WorkspaceSettingsRequest;
+  ClockRequest: F.ClockRequest;
+  AppEditRequest: F.AppEditRequest;
+  RecordEditRequest: F.RecordEditRequest;
+  PlanDecisionRequest: F.PlanDecisionRequest;
+  FetchAllowlistRequest: F.FetchAllowlistRequest;
+  DnsResolverRequest: F.DnsResolverRequest;
+  OAuthConsentRequest: F.OAuthConsentRequest;
+}
 
 function sameSecret(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest();
@@ -53,12 +70,13 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     }
     return body as T;
   };
-  const validatedPairing = (value: unknown) => {
+  const validatedPairing = (value: unknown): PairApproveRequest => {
     const v = ajv.getSchema('https://site-mcp.invalid/spec/schemas/pairing.schema.json#/$defs/PairApproveRequest')!;
     if (!v(value)) throw new DomainError('validation_failed', `Body does not match PairApproveRequest: ${ajv.errorsText(v.errors)}`);
-    return value;
+    return value as PairApproveRequest; // just validated against the schema this type is generated from
   };
-  const body = async <T>(ctx: Context, def: string): Promise<T> => validated<T>(def, await readJsonBody(ctx.req, 1024 * 1024));
+  /** A request body validated against its $defs entry of the fixtures schema, typed by that entry's generated type. */
+  const body = async <K extends keyof Requests>(ctx: Context, def: K): Promise<Requests[K]> => validated<Requests[K]>(def, await readJsonBody(ctx.req, 1024 * 1024));
   const workspaceOf = async (kind: 'site' | 'user', id: string) => {
     const wsId = await rt.store.lookupDirectory(kind, id);
     if (!wsId) throw new DomainError('not_found', `No ${kind} "${id}".`);
@@ -89,12 +107,12 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   });
 
   router.post('/worlds', async (ctx) => {
-    const request = await body<WorldRequest>(ctx, 'WorldRequest');
+    const request = await body(ctx, 'WorldRequest');
     ctx.body = await buildWorld(rt.store, request, new Date());
   });
 
   router.post('/connections', async (ctx) => {
-    const request = await body<{ userId: string; websiteId?: string | null; reach?: 'website' | 'workspace'; scopes?: string[]; preset?: string; createdAt?: string }>(ctx, 'ConnectionRequest');
+    const request = await body(ctx, 'ConnectionRequest');
     const wsId = await workspaceOf('user', request.userId);
     const { token, view } = await rt.store.transact(wsId, (ws, tx) => {
       const now = rt.clock.now(ws.id);
@@ -127,7 +145,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   });
 
   router.post('/memberships', async (ctx) => {
-    const request = await body<{ websiteId: string; userId: string; role: 'owner' | 'editor' | 'viewer' | null }>(ctx, 'MembershipRequest');
+    const request = await body(ctx, 'MembershipRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     await rt.store.transact(wsId, (ws) => {
       const site = entryOf(ws.sites, request.websiteId);
@@ -139,7 +157,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   });
 
   router.post('/workspaces/:id/settings', async (ctx) => {
-    const request = await body<Record<string, unknown>>(ctx, 'WorkspaceSettingsRequest');
+    const request = await body(ctx, 'WorkspaceSettingsRequest');
     await rt.store.transact(ctx.params.id!, (ws) => {
       Object.assign(ws, request);
     }).catch(notFoundWorkspace);
@@ -148,13 +166,13 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   // The workspace's own clock moves on; every other workspace's stays (the test clock, ./clock.ts).
   router.post('/workspaces/:id/clock', async (ctx) => {
-    const request = await body<{ advanceSeconds: number }>(ctx, 'ClockRequest');
+    const request = await body(ctx, 'ClockRequest');
     if (!(await rt.store.exists(ctx.params.id!))) throw new DomainError('not_found', 'No such workspace.');
     ctx.body = { now: seams.clock.advance(ctx.params.id!, request.advanceSeconds).toISOString() };
   });
 
   router.post('/app-edits', async (ctx) => {
-    const request = await body<{ userId: string; websiteId: string; sectionId: string; field: string; text: string }>(ctx, 'AppEditRequest');
+    const request = await body(ctx, 'AppEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, rt.clock.now(ws.id)));
   });
@@ -190,7 +208,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   });
 
   router.post('/record-edits', async (ctx) => {
-    const request = await body<{ userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }>(ctx, 'RecordEditRequest');
+    const request = await body(ctx, 'RecordEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
     ctx.body = await rt.store.transact(wsId, (ws) => appEditRecord(ws, request, rt.clock.now(ws.id)));
   });
@@ -198,7 +216,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   // Approve or decline as a signed-in user would, through the app page's code path (decidePlan).
   for (const decision of ['approve', 'decline'] as const) {
     router.post(`/plans/:planId/${decision}`, async (ctx) => {
-      const request = await body<{ userId: string }>(ctx, 'PlanDecisionRequest');
+      const request = await body(ctx, 'PlanDecisionRequest');
       const wsId = await workspaceOf('user', request.userId);
       const plan = await rt.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, rt.clock.now(ws.id)));
       ctx.body = { status: plan.status };
@@ -220,7 +238,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   // Approve a pairing as a signed-in user would at /dashboard/connect (same code path).
   router.post('/pairings/:userCode/approve', async (ctx) => {
-    const request = validatedPairing(await readJsonBody(ctx.req, 64 * 1024)) as { userId: string; websiteId: string | null; scopes: string[] };
+    const request = validatedPairing(await readJsonBody(ctx.req, 64 * 1024));
     const pairing = rt.pairings.find(ctx.params.userCode!);
     if (!pairing) throw new DomainError('not_found', 'No such pairing (unknown, used or expired).');
     await approveAs(rt, pairing, request);
@@ -229,20 +247,20 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   // Loopback origins the fetcher may reach in test mode (the kit's own website); every other check stays.
   router.post('/fetch-allowlist', async (ctx) => {
-    const request = await body<{ origins: string[] }>(ctx, 'FetchAllowlistRequest');
+    const request = await body(ctx, 'FetchAllowlistRequest');
     seams.net.allowOrigins = request.origins;
     ctx.body = {};
   });
 
   // Points domain verification at the suite's DNS stub (test mode only).
   router.post('/dns-resolver', async (ctx) => {
-    const request = await body<{ server: string }>(ctx, 'DnsResolverRequest');
+    const request = await body(ctx, 'DnsResolverRequest');
     rt.dns.useServer(request.server);
     ctx.body = {};
   });
 
   router.post('/oauth-consent', async (ctx) => {
-    const request = await body<OAuthConsentRequest>(ctx, 'OAuthConsentRequest');
+    const request = await body(ctx, 'OAuthConsentRequest');
     ctx.body = await consentAsOwner(rt, await workspaceOf('user', request.userId), request);
   });
 

@@ -2,39 +2,17 @@
 // POST /worlds (test mode). It uses the domain's own constructors (newWorkspaceDoc, newUser, newSite, addPage),
 // the ones the demo seed and the tools use, so a conformance world is made of the records the product makes.
 import { randomBytes } from 'node:crypto';
-import type { Site, WorkspaceDoc } from '../domain/model.js';
+import type { Site } from '../domain/model.js';
 import type { Role } from '../domain/vocabulary.js';
 import { newId } from '../domain/ids.js';
 import { DomainError } from '../domain/errors.js';
+import type { SiteSpec, WorldRequest, WorldResponse } from '../../generated/schemas/fixtures/fixtures.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from '../domain/workspace.js';
 import { addPage, newSite, recordChange, starterPages } from '../domain/site.js';
 import { isSectionType } from '../domain/section-content.js';
 import type { Store } from '../store/store.js';
 
-export interface WorldRequest {
-  companyName?: string;
-  plan?: WorkspaceDoc['plan'];
-  credits?: number;
-  aiConsent?: boolean;
-  advancedEditorGrant?: boolean;
-  areasOff?: string[];
-  users: { key: string; name?: string; companyOwner?: boolean }[];
-  sites?: {
-    key: string;
-    name?: string;
-    businessName?: string;
-    members: Record<string, Role>;
-    published?: boolean;
-    pages?: { key: string; title: string; kind?: 'page' | 'post'; sections?: { key: string; type: string; content: Record<string, unknown> }[] }[];
-    records?: Partial<Record<keyof Site['records'], Record<string, unknown>[]>>;
-  }[];
-}
-
-export interface WorldResponse {
-  workspaceId: string;
-  users: Record<string, { userId: string; email: string; password: string }>;
-  sites: Record<string, { websiteId: string; pages: Record<string, { pageId: string; sections: Record<string, string> }>; records: Record<string, string[]> }>;
-}
+export type { WorldRequest, WorldResponse };
 
 const RECORD_ID_FIELD: Record<keyof Site['records'], string> = {
   leads: 'leadId',
@@ -82,11 +60,11 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
     for (const [key, role] of Object.entries(s.members)) {
       const userId = userIds.get(key);
       if (!userId) throw new DomainError('validation_failed', `site "${s.key}" names unknown user "${key}"`);
-      members[userId] = role;
+      if (role) members[userId] = role;
     }
     const businessName = s.businessName ?? 'Example Bakery';
     const site = newSite({ name: s.name ?? `${businessName} site`, businessName, members, now });
-    const pagesOut: WorldResponse['sites'][string]['pages'] = {};
+    const pagesOut: NonNullable<WorldResponse['sites'][string]>['pages'] = {};
     for (const requested of s.pages ?? starterPages(businessName)) {
       const p = withSectionTypes(requested, s.key);
       const page = addPage(site, p);
@@ -119,7 +97,7 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
  * A requested page whose sections name section types this server has: the protocol takes any string (another
  * target has its own types, rule section-types), and this server refuses one it cannot store.
  */
-function withSectionTypes(page: NonNullable<WorldRequest['sites']>[number]['pages'] extends (infer P)[] | undefined ? P : never, siteKey: string): Parameters<typeof addPage>[1] {
+function withSectionTypes(page: NonNullable<SiteSpec['pages']>[number], siteKey: string): Parameters<typeof addPage>[1] {
   const sections = (page.sections ?? []).map((section) => {
     const { type } = section;
     if (!isSectionType(type)) throw new DomainError('validation_failed', `site "${siteKey}" page "${page.key}": unknown section type "${type}"`);
