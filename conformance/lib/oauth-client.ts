@@ -9,15 +9,22 @@ import type { FixturesClient } from './fixtures-client.js';
 /** Never contacted: the fixture answers where the user agent would go instead of following it. */
 const REDIRECT_URI = 'http://127.0.0.1:9/site-mcp-conformance/callback';
 
-class KitClientProvider implements OAuthClientProvider {
+/**
+ * An OAuthClientProvider as a chat client writes one: in-memory registration, tokens and PKCE verifier; "opening
+ * the browser" records the authorization URL. Also used by the reference's own end-to-end OAuth tests.
+ */
+export class InMemoryOAuthClient implements OAuthClientProvider {
   info?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
   verifier = '';
-  authorizationUrl?: URL;
-  readonly redirectUrl = REDIRECT_URI;
-  constructor(readonly name: string) {}
+  /** Every authorization URL the SDK asked to open, in order. */
+  readonly opened: URL[] = [];
+  constructor(readonly name: string, readonly redirectUrl: string = REDIRECT_URI) {}
+  get authorizationUrl(): URL | undefined {
+    return this.opened.at(-1);
+  }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return { client_name: this.name, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
   }
   clientInformation() {
     return this.info;
@@ -32,7 +39,7 @@ class KitClientProvider implements OAuthClientProvider {
     this.saved = tokens;
   }
   redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
+    this.opened.push(url);
   }
   saveCodeVerifier(v: string) {
     this.verifier = v;
@@ -52,7 +59,7 @@ export interface OAuthGrant {
  * `scopes` of those the client asked for, or all of them), and answers the access token.
  */
 export async function authorizeOAuthClient(url: string, fixtures: FixturesClient, request: { clientName: string; userId: string; websiteId: string; scopes?: string[] }): Promise<OAuthGrant> {
-  const provider = new KitClientProvider(request.clientName);
+  const provider = new InMemoryOAuthClient(request.clientName);
   const serverUrl = `${url}/api/mcp`;
   const first = await auth(provider, { serverUrl });
   if (first !== 'REDIRECT' || !provider.authorizationUrl) throw new Error(`the OAuth flow of ${serverUrl} did not ask for an authorization (auth() answered ${first})`);

@@ -14,10 +14,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startServer, type RunningServer } from '../app.js';
 import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { InMemoryOAuthClient } from '../../conformance/lib/oauth-client.js';
 import { testMode } from '../testing/index.js';
 import { FIXTURES_SECRET } from './harness.js';
 
@@ -66,40 +66,7 @@ async function callbackServer() {
   };
 }
 
-/** An OAuthClientProvider as a chat client writes it: in-memory storage, the browser opened on redirect. */
-class ChatClientProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  opened: URL[] = [];
-  constructor(readonly redirectUrl: string) {}
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Sourdough Chat', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.opened.push(url);
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-async function connect(provider: ChatClientProvider): Promise<Client> {
+async function connect(provider: InMemoryOAuthClient): Promise<Client> {
   const client = new Client({ name: 'sourdough-chat', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { authProvider: provider }));
   return client;
@@ -139,8 +106,8 @@ afterAll(async () => {
 });
 
 describe('OAuth 2.1 with the MCP SDK client', () => {
-  const provider = () => new ChatClientProvider(callback.url);
-  let chat: ChatClientProvider;
+  const provider = () => new InMemoryOAuthClient('Sourdough Chat', callback.url);
+  let chat: InMemoryOAuthClient;
 
   it('rule:oauth-dynamic-client-registration rule:oauth-token-verified-at-edge rule:protected-resource-metadata — the SDK client registers, the owner consents in Chromium, the client reads and writes', async () => {
     chat = provider();
