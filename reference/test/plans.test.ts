@@ -151,7 +151,13 @@ describe('checkRedeemable rule:plan-single-use rule:plan-caller-bound rule:plan-
 
   it('re-checks the plan\'s scope, the creator\'s live role and the area at redemption', () => {
     const scope = approved({ scopes: ['site:read'] });
-    expect(refusal(() => checkRedeemable(scope.ws, scope.connection, scope.p.planId, undefined, T0))).toMatchObject({ code: 'scope_denied', details: { requiredScopes: ['publish'], grantedScopes: ['site:read'] } });
+    expect(refusal(() => checkRedeemable(scope.ws, scope.connection, scope.p.planId, undefined, T0))).toEqual({
+      code: 'scope_denied',
+      message: 'This connection lacks the scope publish that this plan needs.',
+      retryable: false,
+      // Worded for the plan: no tool is named (the caller is confirm_pending_action, not the prepare_* tool).
+      details: { requiredScopes: ['publish'], grantedScopes: ['site:read'] },
+    });
 
     const removed = approved();
     delete removed.site.members[owner];
@@ -159,7 +165,12 @@ describe('checkRedeemable rule:plan-single-use rule:plan-caller-bound rule:plan-
 
     const viewer = approved();
     viewer.site.members[owner] = 'viewer';
-    expect(refusal(() => checkRedeemable(viewer.ws, viewer.connection, viewer.p.planId, undefined, T0))).toMatchObject({ code: 'access_denied', details: { cause: 'creator-role-viewer' } });
+    expect(refusal(() => checkRedeemable(viewer.ws, viewer.connection, viewer.p.planId, undefined, T0))).toEqual({
+      code: 'access_denied',
+      message: "The connection's creator is now a viewer of this website.",
+      retryable: false,
+      details: { cause: 'creator-role-viewer' },
+    });
 
     const editor = approved();
     editor.site.members[owner] = 'editor';
