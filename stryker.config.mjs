@@ -1,8 +1,8 @@
 // Mutation testing of the high-stakes modules (issue 9 item 5): `npm run mutation`, or one module with
 // `npm run mutation -- --mutate reference/domain/tokens.ts`. Not part of `npm test`. Stryker works on a copy
 // in .stryker-tmp/ and writes only its reports (reports/mutation/, gitignored) into the working tree.
-// Tests: mutation/vitest.config.ts (the reference's own tests and the black-box properties, with the reference
-// running inside the test worker so mutants are seen); results and surviving mutants: conformance/MUTATION.md.
+// Tests: mutation/vitest.config.ts (the reference's own tests, the features and the properties, with the reference
+// running inside the test worker so mutants are seen); how it works, results and surviving mutants: mutation/README.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   // Globs rather than one path each, so a module that moves within reference/ is still found.
