@@ -62,6 +62,14 @@ describe('collectExpiredPlans rule:plan-expired-garbage-collected', () => {
     expect(ws.expiredPlans[p.planId]).toBeUndefined();
   });
 
+  it('preparing a plan collects the expired ones first', () => {
+    const { ws, connection } = fixture();
+    const old = plan(ws, connection);
+    const fresh = plan(ws, connection, 'publish', at(5 * MINUTE));
+    expect(Object.keys(ws.plans)).toEqual([fresh.planId]);
+    expect(ws.expiredPlans).toEqual({ [old.planId]: old.expiresAt });
+  });
+
   it('a redeemed plan is no tombstone: it stays a day after its expiry for the activity trail, then goes', () => {
     const { ws, connection } = fixture();
     const p = plan(ws, connection);
@@ -191,6 +199,7 @@ describe('checkRedeemable rule:plan-single-use rule:plan-caller-bound rule:plan-
 
     const gone = approved();
     delete gone.ws.sites.site_1;
-    expect(refusal(() => checkRedeemable(gone.ws, gone.connection, gone.p.planId, undefined, T0))).toMatchObject({ code: 'not_found' });
+    // A plan whose website is gone answers like an unknown plan.
+    expect(refusal(() => checkRedeemable(gone.ws, gone.connection, gone.p.planId, undefined, T0))).toMatchObject({ code: 'not_found', message: `No plan "${gone.p.planId}" exists for this connection.` });
   });
 });
