@@ -4,16 +4,13 @@
 // publishes, and the owner clicks through to the live site, styled from its section types and brand palette.
 // A second flow creates a named connection in Developers settings, copies its token once and revokes it after a
 // confirmation. Screenshots land in reports/ for a person to look at.
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium, REPORTS } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
 import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
-const CHROMIUM = process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium';
-const reports = fileURLToPath(new URL('../../reports/', import.meta.url));
 let target: Target;
 let browser: Browser;
 let world: WorldResponse;
@@ -28,11 +25,7 @@ beforeAll(async () => {
   const fx = new FixturesClient(target.url, target.fixturesSecret);
   const { token } = await fx.connection({ userId: world.users.olive!.userId, websiteId: world.sites.main!.websiteId, scopes: ['content:write', 'publish'] });
   mcp = new McpConnection(target.url, token);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  await mkdir(reports, { recursive: true });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -68,11 +61,11 @@ describe('the owner in the browser, by clicking only', () => {
     await page.goto(`${target.url}/`);
     await signIn(page);
     expect(await page.locator('h1').textContent()).toBe('Your sites');
-    await page.screenshot({ path: `${reports}app-sites.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}app-sites.png`, fullPage: true });
     await page.getByRole('link', { name: 'Olive Bakery' }).click();
     expect(await page.locator('h1').textContent()).toBe('Olive Bakery');
     await expect.poll(() => page.locator('#pending + table').textContent()).toContain('Publish the draft of Olive Bakery');
-    await page.screenshot({ path: `${reports}app-site-home.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}app-site-home.png`, fullPage: true });
 
     // The draft preview the editorUrl opens, reached from the site's home.
     await page.getByRole('link', { name: 'Preview the draft' }).click();
@@ -89,7 +82,7 @@ describe('the owner in the browser, by clicking only', () => {
     expect(review).toContain('Nothing of this website is live yet');
     expect(review).toMatch(/\d+ minutes? left|seconds left/);
     expect(review).not.toMatch(/kind:|revision \d/);
-    await page.screenshot({ path: `${reports}approval-card.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}approval-card.png`, fullPage: true });
     await page.getByRole('button', { name: 'Approve' }).click();
     expect(await page.locator('h1').textContent()).toBe('Plan approved');
 
@@ -105,9 +98,9 @@ describe('the owner in the browser, by clicking only', () => {
       page.locator(selector).evaluate((el, p) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el)[p]!, property);
     expect(await style('footer.site-foot', 'backgroundColor')).toBe('rgb(31, 78, 121)');
     expect(await style('[data-type=hero]', 'backgroundImage')).toContain('rgb(31, 78, 121)');
-    await page.screenshot({ path: `${reports}published-site.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}published-site.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.screenshot({ path: `${reports}published-site-mobile.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}published-site-mobile.png`, fullPage: true });
     await page.getByRole('link', { name: 'Get in touch' }).click();
     expect(page.url()).toBe(`${target.url}/sites/${site.websiteId}/contact`);
     await page.close();
@@ -129,7 +122,7 @@ describe('the owner in the browser, by clicking only', () => {
     expect(token).toMatch(/^smcp_live_/);
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.locator('#copied').textContent()).toBe('Copied.');
-    await page.screenshot({ path: `${reports}developers-token.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}developers-token.png`, fullPage: true });
     await page.reload();
     expect(await page.locator('h1').textContent()).toBe('Token already shown');
     expect(await page.textContent('body')).not.toContain(token);
@@ -137,10 +130,10 @@ describe('the owner in the browser, by clicking only', () => {
     await page.getByRole('link', { name: 'Back to Developers' }).click();
     const row = page.locator('tr', { hasText: 'Claude on my laptop' });
     expect(await row.textContent()).toContain('never');
-    await page.screenshot({ path: `${reports}developers-settings.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}developers-settings.png`, fullPage: true });
     await row.getByRole('link', { name: 'Revoke…' }).click();
     expect(await page.locator('h1').textContent()).toBe('Revoke a connection');
-    await page.screenshot({ path: `${reports}developers-revoke-confirm.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}developers-revoke-confirm.png`, fullPage: true });
     await page.getByRole('button', { name: 'Revoke', exact: true }).click();
     expect(await page.locator('tr', { hasText: 'Claude on my laptop' }).textContent()).toContain('Revoked');
     await context.close();

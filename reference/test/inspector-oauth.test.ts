@@ -5,12 +5,13 @@
 // after the server restarts. The Inspector runs as a private daemon in a temporary home, so nothing of the
 // machine's own Inspector state is read or written.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium, REPORTS } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../app.js';
 import { testMode } from '../testing/index.js';
@@ -19,8 +20,6 @@ import { FIXTURES_SECRET } from './harness.js';
 
 const run = promisify(execFile);
 const mcpdo = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/clients/mcpdo/build/mcp-bin.js', import.meta.url));
-const CHROMIUM = process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium';
-const reports = fileURLToPath(new URL('../../reports/', import.meta.url));
 
 let home: string;
 let dataDir: string;
@@ -51,8 +50,7 @@ beforeAll(async () => {
   const { stdout } = await run(process.execPath, [mcpdo, 'private'], { env, timeout: 30_000 });
   for (const [, key, value] of stdout.matchAll(/export (\w+)='([^']*)'/g)) env[key!] = value!;
   expect(env.MCP_INSPECTOR_DAEMON_DIR).toBeTruthy();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  await mkdir(reports, { recursive: true });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -75,7 +73,7 @@ describe('OAuth 2.1 with the MCP Inspector', () => {
     await page.fill('input[name=password]', world.users.olive!.password);
     await page.click('button[type=submit]');
     await page.waitForSelector('button[value=approve]');
-    await page.screenshot({ path: `${reports}inspector-oauth-consent.png`, fullPage: true });
+    await page.screenshot({ path: `${REPORTS}inspector-oauth-consent.png`, fullPage: true });
     await page.click('button[value=approve]');
     // The Inspector's loopback callback answers the browser once it has the code.
     await page.waitForURL(/\/oauth\/callback\?/, { timeout: 30_000 });

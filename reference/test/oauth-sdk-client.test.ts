@@ -5,12 +5,12 @@
 // (a read and a write), a refresh-token exchange, and a restart of the server that keeps the client connected
 // (the identity provider's clients, grants and keys persist in the data directory).
 import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium, REPORTS } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,8 +21,6 @@ import { InMemoryOAuthClient } from '../../conformance/lib/oauth-client.js';
 import { testMode } from '../testing/index.js';
 import { FIXTURES_SECRET } from './harness.js';
 
-const CHROMIUM = process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium';
-const reports = fileURLToPath(new URL('../../reports/', import.meta.url));
 
 let dataDir: string;
 let server: RunningServer;
@@ -82,7 +80,7 @@ async function consentInBrowser(page: Page, authorizationUrl: URL, untick: strin
     await page.waitForSelector('button[value=approve]');
   }
   const consentText = (await page.textContent('body')) ?? '';
-  await page.screenshot({ path: `${reports}oauth-consent.png`, fullPage: true });
+  await page.screenshot({ path: `${REPORTS}oauth-consent.png`, fullPage: true });
   for (const scope of untick) await page.uncheck(`input[name=scope][value="${scope}"]`);
   await page.click('button[value=approve]');
   return consentText;
@@ -94,8 +92,7 @@ beforeAll(async () => {
   await start();
   world = await new FixturesClient(server.url, FIXTURES_SECRET).world({ users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' } }] });
   callback = await callbackServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  await mkdir(reports, { recursive: true });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -151,27 +148,31 @@ describe('OAuth 2.1 with the MCP SDK client', () => {
     await client.close();
   }, 90_000);
 
-  it('rule:oauth-token-verified-at-edge — the refresh token gives a new access token that works', async () => {
-    const before = chat.saved!.access_token;
-    expect(await auth(chat, { serverUrl: `${server.url}/api/mcp` })).toBe('AUTHORIZED');
-    expect(chat.saved!.access_token).not.toBe(before);
+  /** The client connects with what it holds and list_sites answers ok. */
+  async function listSitesWorks(): Promise<void> {
     const client = await connect(chat);
     expect(((await client.callTool({ name: 'list_sites', arguments: {} })).structuredContent as { ok: boolean }).ok).toBe(true);
     await client.close();
+  }
+
+  /** The SDK's auth() spends the refresh token: a new access token, without the owner. */
+  async function refreshes(): Promise<void> {
+    const before = chat.saved!.access_token;
+    expect(await auth(chat, { serverUrl: `${server.url}/api/mcp` })).toBe('AUTHORIZED');
+    expect(chat.saved!.access_token).not.toBe(before);
+  }
+
+  it('rule:oauth-token-verified-at-edge — the refresh token gives a new access token that works', async () => {
+    await refreshes();
+    await listSitesWorks();
   }, 60_000);
 
   it('rule:oauth-state-survives-restart — a restart keeps the authorized client connected: its access token, refresh token and registration survive', async () => {
     await server.close();
     await start();
-    const client = await connect(chat);
-    expect(((await client.callTool({ name: 'list_sites', arguments: {} })).structuredContent as { ok: boolean }).ok).toBe(true);
-    await client.close();
-    const before = chat.saved!.access_token;
-    expect(await auth(chat, { serverUrl: `${server.url}/api/mcp` })).toBe('AUTHORIZED');
-    expect(chat.saved!.access_token).not.toBe(before);
-    const again = await connect(chat);
-    expect(((await again.callTool({ name: 'list_sites', arguments: {} })).structuredContent as { ok: boolean }).ok).toBe(true);
-    await again.close();
+    await listSitesWorks();
+    await refreshes();
+    await listSitesWorks();
   }, 60_000);
 
   it('an unknown interaction link answers 404, not a server error', async () => {

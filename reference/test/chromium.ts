@@ -1,0 +1,16 @@
+// Debian's Chromium through playwright-core for the tests of pages a person sees (no browser download), and the
+// reports/ folder their screenshots land in for a person to look at.
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+export const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
+
+/** Launches headless Chromium (SITE_MCP_CHROMIUM, else /usr/bin/chromium) and makes sure reports/ exists. */
+export async function launchChromium(): Promise<Browser> {
+  await mkdir(REPORTS, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
