@@ -66,7 +66,7 @@ export async function durableAdapterFor(dataDir: string): Promise<new (model: st
       for (const [id, entry] of Object.entries(next)) if (!live(entry, now)) delete next[id];
       edit(next);
       // Durable first, then in memory: a failed write leaves the served state as it was on disk.
-      await new DurableJsonFile<ModelDoc>(join(dir, `${model}.json`)).write(next);
+      await low.adapter.write(next);
       low.data = next;
     });
 
