@@ -125,6 +125,9 @@ async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }>
     await website.stop();
     await rm(zoneDir, { recursive: true, force: true });
   };
+  // The optional parts of the fixtures protocol the target serves, for steps that need one (they report "not
+  // checked" instead of failing a target that lacks it).
+  process.env.SITE_MCP_FIXTURES_SUPPORTS = supports.join(',');
   try {
     const fixtures = new FixturesClient(target.url, target.fixturesSecret);
     await fixtures.dnsResolver(dns.server);
