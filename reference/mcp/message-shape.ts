@@ -80,3 +80,27 @@ export function oversizedToolCall(body: unknown, limits: ComplexityLimits): { id
   if (typeof name !== 'string' || !complexityProblem(args, limits)) return undefined;
   return { id: typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null, name, args };
 }
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PLAIN_CALL_PARAMS = new Set(['name', 'arguments']);
+
+/**
+ * A single tools/call that the SDK's transport would accept as it is (JSONRPCRequestSchema is strict: these four
+ * keys; the id a string or a safe integer) and hand unchanged to its tools/call handler (params: a string name and
+ * an object of arguments, nothing else: no _meta progress token, no task), whose handler would see the same
+ * arguments (zod copies them key by key). Only such a message takes the direct
+ * path of mount.ts; anything else, however slightly different, goes through the SDK, which decides.
+ */
+export function plainToolCall(body: unknown): { id: string | number; name: string; args: Record<string, unknown> | undefined } | undefined {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
+  for (const key in body) if (!REQUEST_KEYS.has(key)) return undefined;
+  const { id, params } = body;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
+  for (const key in params) if (!PLAIN_CALL_PARAMS.has(key)) return undefined;
+  const args = params.arguments;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+  // The SDK copies arguments through zod, where an own "__proto__" key becomes the copy's prototype: its business.
+  if (args !== undefined && Object.hasOwn(args, '__proto__')) return undefined;
+  return { id: id as string | number, name: params.name, args: args as Record<string, unknown> | undefined };
+}

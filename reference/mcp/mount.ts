@@ -1,11 +1,17 @@
-// /api/mcp: authenticate the bearer, then hand the JSON-RPC message to the SDK's Streamable HTTP transport
-// in stateless JSON mode, with a new transport and a new low-level Server per request (the SDK refuses to reuse
-// a stateless transport). What made the SDK's stateless example slow is avoided: the Server gets a shared
-// schema validator instead of building its own Ajv, the tool list is built once, and a finished transport is
-// left to the garbage collector instead of being closed (closing builds an McpError with a stack trace per
-// request, measured at ~7% of CPU; a pool of reconnected Servers had to close). The web-standard transport
-// takes the body we already parsed; the Node wrapper would convert each request and response through Hono.
-// Measured with `npm run bench -- mcp-throughput`.
+// /api/mcp: authenticate the bearer, then answer the JSON-RPC message. A single plain tools/call (the message
+// every agent sends most) is answered directly: the call path's envelope in the SDK's CallToolResult encoding,
+// exactly the response the SDK would send, after the same header checks its transport makes. Everything else
+// (initialize, lists, resources, prompts, notifications, batches, a call with _meta or a task, any header or
+// message the SDK refuses) goes to the SDK's Streamable HTTP transport in stateless JSON mode, with a new
+// transport and a new low-level Server per request (the SDK refuses to reuse a stateless transport).
+// Why: through the SDK a read call cost about 385 µs of server CPU, most of it the per-request Server and
+// transport, zod parsing the message three times (transport, request, result), and the web Request/Response
+// objects; directly it costs what our own rules cost (`npm run bench -- mcp-throughput`, README "Benchmarks").
+// reference/test/mcp-direct-path.test.ts checks that both paths answer the same bytes.
+// On the SDK path the Server gets a shared schema validator instead of building its own Ajv, the tool list is
+// built once, and a finished transport is left to the garbage collector instead of being closed (closing builds
+// an McpError with a stack trace per request). The web-standard transport takes the body we already parsed; the
+// Node wrapper would convert each request and response through Hono.
 import type { Context } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticateBearer } from '../domain/authenticate.js';
@@ -14,7 +20,9 @@ import { buildMcpServer } from './server.js';
 import { readJsonBody } from '../http/body.js';
 import { DomainError } from '../domain/errors.js';
 import { HTTP_STATUS } from '../http/errors.js';
-import { invalidParams, oversizedToolCall } from './message-shape.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, ErrorCode, type JSONRPCErrorResponse, type JSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams, oversizedToolCall, plainToolCall } from './message-shape.js';
 import { callTool } from './pipeline.js';
 import { toCallToolResult } from './envelope.js';
 
@@ -24,6 +32,19 @@ const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-c
 function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
   ctx.status = status;
   ctx.body = { jsonrpc: '2.0', error: { code, message }, id };
+}
+
+/**
+ * The header checks of the SDK's transport for a POST (webStandardStreamableHttp.ts handlePostRequest): Accept
+ * names both JSON and SSE, the body is JSON, and a protocol version, when sent, is one the SDK supports (an empty
+ * one counts as absent, as the SDK path below passes it). Stateless: no session to check.
+ */
+function transportWouldAccept(ctx: Context): boolean {
+  const accept = ctx.get('accept');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  if (!isJsonContentType(ctx.get('content-type'))) return false;
+  const version = ctx.get('mcp-protocol-version');
+  return !version || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
 export function mcpHandler(rt: Runtime) {
@@ -56,6 +77,23 @@ export function mcpHandler(rt: Runtime) {
       const envelope = await callTool(rt, { workspaceId: principal.workspaceId, connectionId: principal.connectionId }, oversized.name, oversized.args);
       ctx.status = 200;
       ctx.body = { jsonrpc: '2.0', id: oversized.id, result: toCallToolResult(envelope) };
+      return;
+    }
+    const direct = plainToolCall(body);
+    if (direct && transportWouldAccept(ctx)) {
+      const caller = { workspaceId: principal.workspaceId, connectionId: principal.connectionId };
+      let answer: JSONRPCResultResponse | JSONRPCErrorResponse;
+      try {
+        // The SDK's Protocol builds its response with these keys in this order; the SDK path's bytes are ours.
+        answer = { result: toCallToolResult(await callTool(rt, caller, direct.name, direct.args)), jsonrpc: '2.0', id: direct.id };
+      } catch (error) {
+        // What the SDK answers for a handler that throws (callTool answers envelopes; this is a wiring bug).
+        console.error('[site-mcp] tools/call failed outside the call path:', error);
+        answer = { jsonrpc: '2.0', id: direct.id, error: { code: ErrorCode.InternalError, message: (error as Error).message ?? 'Internal error' } };
+      }
+      ctx.status = 200;
+      ctx.set('Content-Type', 'application/json');
+      ctx.body = JSON.stringify(answer);
       return;
     }
     const server = buildMcpServer(rt);
