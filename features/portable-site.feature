@@ -153,3 +153,26 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
       { "websiteId": "{{remembered:new}}" }
       """
     Then the answer looks exactly like the remembered "no products"
+
+  @rule:portable-site-round-trip @rule:portable-site-contents @rule:portable-site-blocks-carried
+  Scenario: A site imported from a snapshot, and another from its export, export everything the snapshot held
+    When "ws" imports this snapshot as a new site:
+      """
+      { "format": "PortableSiteV1", "site": { "name": "Round trip {{random:site}}" },
+        "fonts": [{ "role": "heading", "family": "Kiln{{random:font}}" }, { "role": "body", "family": "Clay{{random:font}}" }],
+        "pages": [
+          { "key": "home", "title": "Home", "slug": "home", "kind": "page", "seo": { "title": "Home", "description": "Pots {{random:seo}}" }, "hidden": false,
+            "sections": [
+              { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Thrown by hand {{random:heading}}" }, "layout": {}, "hidden": false,
+                "blocks": [{ "key": "hours", "type": "{{type:text}}", "content": { "{{field:body}}": "Open Tuesdays {{random:block}}" } }] },
+              { "externalKey": "home/story", "type": "{{type:text}}", "content": { "{{field:body}}": "Since 1990 {{random:body}}" }, "layout": {}, "hidden": true, "blocks": [] }] },
+          { "key": "journal", "title": "Journal", "slug": "journal", "kind": "post", "seo": { "title": "Journal", "description": "" }, "hidden": true, "sections": [] }],
+        "services": [{ "key": "class", "name": "Wheel class {{random:service}}", "description": "Two hours at the wheel", "price": { "amount": 49.5, "currency": "EUR" }, "durationMinutes": 120 }],
+        "collections": [{ "key": "glazes", "name": "Glazes", "items": [{ "name": "Celadon {{random:item}}" }] }],
+        "redirects": [{ "from": "/old-{{random:path}}", "to": "/", "permanent": true }],
+        "contact": { "businessName": "Round trip {{random:site}}", "email": "kiln@example.test", "phone": "+49 30 7654321" },
+        "analytics": { "googleAnalyticsId": "G-ROUND{{random:ga}}", "googleTagManagerId": "GTM-ROUND" } }
+      """
+    Then the export of that site by "ws" carries everything the imported snapshot held
+    When "ws" imports that export as a new site
+    Then the export of that site by "ws" carries everything the imported snapshot held

@@ -231,3 +231,20 @@ export const chargeWithoutRecheck: HandlerOf<'generate_image'> = async (ctx) => 
   const creditsRemaining = await ctx.rt.store.transact(ctx.ws.id, (ws) => (ws.credits -= cost));
   return { ...answer, creditsRemaining };
 };
+
+/**
+ * portable-site-round-trip: a new site imported from a snapshot keeps its services' names and descriptions but
+ * not their prices or durations, so an exported site comes back poorer (as the reference did before this rule).
+ */
+export const importDropsServiceDetails: HandlerOf<'import_site'> = async (ctx) => {
+  const answer = await handlers.import_site(ctx);
+  if (!ctx.args.mergeIntoWebsiteId) {
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      for (const service of entryOf(ws.sites, answer.websiteId)?.records.services ?? []) {
+        delete service.price;
+        delete service.durationMinutes;
+      }
+    });
+  }
+  return answer;
+};

@@ -66,6 +66,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'import-merge-never-touches-config': { handlers: { import_site: broken.mergeTakesConfig } },
   'portable-site-contents': { handlers: { export_site: broken.exportPagesOnly } },
   'portable-site-blocks-carried': { handlers: { export_site: broken.exportWithoutBlocks } },
+  'portable-site-round-trip': { handlers: { import_site: broken.importDropsServiceDetails } },
   'generate-image-consent-reread': { handlers: { generate_image: broken.consentAsFirstSeen } },
   'generate-image-balance-never-negative': { handlers: { generate_image: broken.chargeWithoutRecheck } },
   // Charging before delivery keeps the charge of a failed call only where writes are not held (held writes are

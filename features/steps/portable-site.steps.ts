@@ -1,9 +1,10 @@
 // Steps about a whole site as PortableSiteV1 and the empty site create_site makes (§2.3, §4.3).
 import assert from 'node:assert/strict';
-import { Then } from '@cucumber/cucumber';
+import { Then, When } from '@cucumber/cucumber';
 import type { SiteWorld } from '../support/world.js';
 import { pointer } from '../support/json.js';
 import { checkableOutput } from '../support/declared.js';
+import { exportedSnapshot, importedWebsiteId, snapshotContents, type Snapshot } from '../../conformance/lib/portable-site.js';
 
 // §4.3: create_site makes an "unpublished draft"; read through the fixtures protocol's site state.
 Then('the site remembered as {string} is not published', async function (this: SiteWorld, key: string) {
@@ -33,4 +34,42 @@ Then('the sections in the data at {string} carry no text but {string}', function
   const sections = pages.flatMap((p: { sections?: { content?: unknown; blocks?: unknown }[] }) => p.sections ?? []);
   const invented = sections.flatMap((s) => texts([s.content, s.blocks])).filter((t) => t.trim() !== '' && t.trim() !== businessName);
   assert.deepEqual(invented, [], `the new site's sections carry text besides the business name "${businessName}"`);
+});
+
+// ── export → import → export (rule portable-site-round-trip) ──────────────────────────────────────────────────
+// PortableSiteV1 is what export_site produces and import_site consumes (§2.3): a site imported from a snapshot
+// exports what the snapshot held, compared by conformance/lib/portable-site.ts (what §2.3 lists, not ids).
+
+async function importAsNewSite(world: SiteWorld, name: string, snapshot: Snapshot) {
+  const { mcp } = world.connection(name);
+  const args = { snapshot };
+  const { envelope } = await mcp.callTool('import_site', args);
+  world.last = { tool: 'import_site', connection: name, args, envelope };
+  assert.equal(envelope.ok, true, `import_site failed: ${JSON.stringify(envelope.error)}`);
+  const websiteId = await importedWebsiteId(mcp, envelope.data, world.worlds.flatMap((w) => Object.values(w.sites).flatMap((s) => (s ? [s.websiteId] : []))));
+  assert.ok(websiteId, `import_site answered no website id that export_site takes: ${JSON.stringify(envelope.data).slice(0, 300)}`);
+  world.remembered.set('round-trip-snapshot', snapshot);
+  world.remembered.set('round-trip-site', websiteId);
+}
+
+When('{string} imports this snapshot as a new site:', async function (this: SiteWorld, name: string, doc: string) {
+  await importAsNewSite(this, name, JSON.parse(this.resolve(doc)) as Snapshot);
+});
+
+When('{string} imports that export as a new site', async function (this: SiteWorld, name: string) {
+  const exported = this.remembered.get('round-trip-export') as Snapshot | undefined;
+  assert.ok(exported, 'no export to import: the export of the imported site was not read yet');
+  const { exportedAt: _set, ...snapshot } = exported; // set by export_site, ignored on import
+  await importAsNewSite(this, name, snapshot as Snapshot);
+});
+
+Then('the export of that site by {string} carries everything the imported snapshot held', async function (this: SiteWorld, name: string) {
+  const websiteId = this.remembered.get('round-trip-site') as string;
+  const { envelope } = await this.connection(name).mcp.callTool('export_site', { websiteId });
+  this.last = { tool: 'export_site', connection: name, args: { websiteId }, envelope };
+  assert.equal(envelope.ok, true, `export_site failed: ${JSON.stringify(envelope.error)}`);
+  const exported = exportedSnapshot(envelope.data);
+  assert.ok(exported, `the export holds no PortableSiteV1 snapshot: ${JSON.stringify(envelope.data).slice(0, 300)}`);
+  assert.deepEqual(snapshotContents(exported), snapshotContents(this.remembered.get('round-trip-snapshot') as Snapshot), 'the export differs from the snapshot the site was imported from');
+  this.remembered.set('round-trip-export', exported);
 });

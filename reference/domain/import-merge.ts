@@ -197,7 +197,17 @@ function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, 
   site.draft.assets = assets;
   site.draft.redirects = structuredClone(snapshot.redirects ?? []);
   site.draft.collections = structuredClone(snapshot.collections ?? []);
-  site.records.services = (snapshot.services ?? []).map((s) => ({ serviceId: newId('service'), websiteId: site.websiteId, name: s.name, description: s.description, status: 'draft', createdAt: now.toISOString() }));
+  // Every field the snapshot gives a service, price and duration included (rule portable-site-round-trip).
+  site.records.services = (snapshot.services ?? []).map((s) => ({
+    serviceId: newId('service'),
+    websiteId: site.websiteId,
+    name: s.name,
+    ...(s.description !== undefined ? { description: s.description } : {}),
+    ...(s.price ? { price: structuredClone(s.price) } : {}),
+    ...(s.durationMinutes !== undefined ? { durationMinutes: s.durationMinutes } : {}),
+    status: 'draft',
+    createdAt: now.toISOString(),
+  }));
   if (snapshot.contact) site.contact = structuredClone(snapshot.contact);
   if (snapshot.analytics) site.analytics = structuredClone(snapshot.analytics);
   recordChange(site, now, 'import', 'Site imported from a PortableSiteV1 snapshot');

@@ -37,7 +37,14 @@ export function toPortableSite(site: Site, now: Date) {
       })),
     })),
     assets: site.draft.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
-    services: site.records.services.map((s) => ({ key: String(s.serviceId), name: String(s.name), ...(s.description ? { description: String(s.description) } : {}) })),
+    // Price and duration too: what the snapshot holds of a service survives a round trip (rule portable-site-round-trip).
+    services: site.records.services.map((s) => ({
+      key: String(s.serviceId),
+      name: String(s.name),
+      ...(s.description ? { description: String(s.description) } : {}),
+      ...(s.price ? { price: structuredClone(s.price as { amount: number; currency: string }) } : {}),
+      ...(s.durationMinutes ? { durationMinutes: Number(s.durationMinutes) } : {}),
+    })),
     collections: site.draft.collections,
     redirects: site.draft.redirects,
     contact: site.contact,
