@@ -1,17 +1,36 @@
 // The conformance CLI: runs the Gherkin features (and, with --properties, the fast-check properties) against
 // one target and reports per rule.
 //
-//   npm run conformance -- [--url U --fixtures-secret S] [--tags EXPR] [--name RE]... [--seed N] [--parallel N]
-//                          [--include-wip] [--properties] [--vitest-report FILE] [--dry-run] [--break RULE]...
-//                          [--declaration FILE] [--report-dir DIR] [features/x.feature[:LINE]]...
+//   site-mcp conformance [--url U --fixtures-secret S] [--declaration FILE] [--rules ID,ID...] [--tags EXPR]
+//                        [--name RE]... [--seed N] [--parallel N] [--include-wip] [--properties]
+//                        [--expected-failures FILE] [--report-dir DIR] [--vitest-report FILE] [--dry-run]
+//                        [--break RULE]... [features/x.feature[:LINE]]...
+//   (in a checkout of the kit: npm run conformance -- …)
+//
+// --url U, --fixtures-secret S  the target and the secret of its fixtures protocol (or SITE_MCP_URL and
+//                        SITE_MCP_FIXTURES_SECRET); without them the reference server is started on loopback.
+// --declaration FILE     the target's implementation declaration (spec/schemas/declaration.schema.json); without
+//                        it only what the source says is checked.
+// --rules ID,ID...       only the scenarios (and, with --properties, the properties) that check these rules of
+//                        spec/rules; combined with --tags by "and". An unknown rule id, or a rule the kit has no
+//                        check for, stops the run with exit 2.
+// --tags EXPR, --name RE Cucumber's tag expression and scenario-name filters.
+// --seed N               the seed of every random choice in the scenarios and properties (printed on each run).
+// --properties           also run the fast-check properties (conformance/properties, through vitest) against the
+//                        same target, in the same report.
+// --expected-failures FILE  rules the target is known to fail, each with a reason
+//                        (spec/schemas/expected-failures.schema.json; default: this kit's
+//                        conformance/expected-failures.yaml, the reference's list). A listed rule that fails is
+//                        "xfail"; one that passes fails the run. A missing or invalid file stops the run with exit 2.
 //
 // Reports, in --report-dir (default reports/ of this repository): junit.xml (one testcase per scenario),
 // report.html (Cucumber's HTML report), rules.json (rule → status → scenarios), summary.md (for a CI job summary)
 // and conformance.json (everything above in one file).
 //
 // Exit codes: 0 every check passed; 1 a check failed (or an expected failure passed); 2 the run could not start
-// (a wrong option, an unreachable target, no fixtures protocol, a wrong secret, another protocol version, an
-// invalid declaration), with one sentence that says what to do.
+// (a wrong option, an unknown rule id in --rules, a missing or invalid --expected-failures file, an unreachable
+// target, no fixtures protocol, a wrong secret, another protocol version, an invalid declaration), with one
+// sentence that says what to do.
 //
 // --break RULE (repeatable) runs against a server deliberately broken for RULE instead (conformance/broken/serve.ts:
 // the reference composed as conformance/broken/index.ts says; `npm run prove-checks` runs each one). A broken server
@@ -24,9 +43,10 @@
 import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { DeclarationError, readDeclaration } from './lib/declaration.js';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, usageError } from './lib/cli-args.js';
@@ -35,7 +55,8 @@ import { resolveTarget, startBrokenServer, type Target } from './lib/target.js';
 import { startDnsStub } from './lib/dns-stub.js';
 import { startTestWebsite } from './lib/test-website.js';
 import { FixturesClient } from './lib/fixtures-client.js';
-import { buildReport, loadExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, summaryMarkdown, vitestResults, type ScenarioResult } from './lib/report.js';
+import { loadRules } from '../spec/index.js';
+import { buildReport, ExpectedFailuresError, readExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, summaryMarkdown, vitestResults, type ScenarioResult } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const { values, positionals } = parseCommandLine({
@@ -62,6 +83,8 @@ const { values, positionals } = parseCommandLine({
     // source says is checked, and checks that need a declared choice are reported as not checked.
     declaration: { type: 'string' },
     'report-dir': { type: 'string' },
+    rules: { type: 'string' },
+    'expected-failures': { type: 'string' },
   },
 });
 
@@ -84,6 +107,37 @@ if (values.declaration) {
   }
   process.env.SITE_MCP_DECLARATION = path;
 } else delete process.env.SITE_MCP_DECLARATION;
+
+// A deliberately broken server must fail its rule outright: expected failures do not apply to it.
+let expected = new Map<string, string>();
+if (!values.break?.length) {
+  try {
+    expected = readExpectedFailures(values['expected-failures'] ? resolvePath(values['expected-failures']) : join(repo, 'conformance/expected-failures.yaml'));
+  } catch (error) {
+    if (!(error instanceof ExpectedFailuresError)) throw error;
+    usageError(error.message);
+  }
+}
+
+const named = rulesNamedInSuite(repo);
+/** --rules: the rule ids asked for, each known to the catalogue and checked by a scenario or (with --properties) a property. */
+const onlyRules = values.rules === undefined ? undefined : values.rules.split(',').map((r) => r.trim()).filter(Boolean);
+if (onlyRules) {
+  if (onlyRules.length === 0) usageError('--rules takes rule ids separated by commas, e.g. --rules scope-ceiling,tool-catalogue-exact.');
+  const catalogue = new Map(loadRules().map((r) => [r.id, r]));
+  const unknown = onlyRules.filter((r) => !catalogue.has(r));
+  if (unknown.length) usageError(`--rules: ${unknown.map((r) => JSON.stringify(r)).join(', ')} ${unknown.length === 1 ? 'is not a rule id' : 'are not rule ids'} of spec/rules; the ids are the "id" fields of spec/rules/*.yaml.`);
+  for (const id of onlyRules) {
+    if (named.features.has(id)) continue;
+    if (named.properties.has(id)) {
+      if (!values.properties) usageError(`--rules: ${id} is checked only by a property; add --properties to run it.`);
+      continue;
+    }
+    const rule = catalogue.get(id)!;
+    usageError(`--rules: the kit has no check that runs against a target for ${id}${rule.untestable ? ` (untestable: ${rule.untestable.replace(/\.$/, "")})` : rule.blackBox === false ? ` (checked by the reference's own tests: ${(rule.checkedBy ?? []).join(', ')})` : ''}.`);
+  }
+}
+const rulesTagExpression = onlyRules?.map((r) => `@rule:${r}`).join(' or ');
 
 const quote = (s: string) => s.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&');
 
@@ -142,11 +196,28 @@ async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }>
   return { stop };
 }
 
-/** Runs the property tests against the target in a child vitest; resolves to its JSON report's path. */
+/** A `rule:<id>` in a property's name, as the report reads it (report.ts), for each of `rules`. */
+const ruleNamePattern = (rules: string[]) => `\\brule:(${rules.join('|')})(?![a-z0-9-])`;
+
+/**
+ * Runs the property tests against the target in a child vitest (a dependency of the package, found where Node
+ * resolves it, so this works from an installed tarball too); resolves to its JSON report's path. With --rules,
+ * only the files and tests that name one of those rules run.
+ */
 function runProperties(target: Target): Promise<string> {
   const output = join(reportsDir, 'vitest-properties.json');
+  rmSync(output, { force: true });
+  const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+  const select = onlyRules
+    ? [
+        ...readdirSync(join(repo, 'conformance/properties'))
+          .filter((f) => f.endsWith('.test.ts') && new RegExp(ruleNamePattern(onlyRules)).test(readFileSync(join(repo, 'conformance/properties', f), 'utf8')))
+          .map((f) => `conformance/properties/${f}`),
+        `--testNamePattern=${ruleNamePattern(onlyRules)}`,
+      ]
+    : ['conformance/properties'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', 'conformance/properties', '--reporter=json', `--outputFile=${output}`], {
+    const child = spawn(process.execPath, [vitest, 'run', '--config', join(repo, 'conformance/properties/vitest.config.ts'), ...select, '--reporter=json', `--outputFile=${output}`], {
       cwd: repo,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, SITE_MCP_URL: target.url, SITE_MCP_FIXTURES_SECRET: target.fixturesSecret, SITE_MCP_SEED: seed },
@@ -185,7 +256,7 @@ async function main(): Promise<number> {
       {
         file: 'cucumber.mjs',
         profiles: values['include-wip'] ? ['wip'] : [],
-        provided: { ...(values.tags ? { tags: values.tags } : {}), name: values.name ?? [], parallel, dryRun: values['dry-run'] },
+        provided: { ...(values.tags || rulesTagExpression ? { tags: [values.tags, rulesTagExpression].filter(Boolean).map((t) => `(${t})`).join(' and ') } : {}), name: values.name ?? [], parallel, dryRun: values['dry-run'] },
       },
       { cwd: repo },
     );
@@ -208,10 +279,7 @@ async function main(): Promise<number> {
 
     // Rules a check exists for but this run did not execute (properties without a report, @wip or filtered
     // scenarios) are not "without a check".
-    const named = rulesNamedInSuite(repo);
     const staticallyNamed = new Set([...named.features, ...(vitestReports.length ? [] : named.properties)]);
-    // A deliberately broken server must fail its rule outright: expected failures do not apply to it.
-    const expected = values.break?.length ? new Map<string, string>() : loadExpectedFailures(join(repo, 'conformance/expected-failures.yaml'));
     const report = buildReport(scenarios, expected, staticallyNamed);
     if (values['dry-run']) {
       // In a dry run every defined step is skipped; Cucumber fails the run only for undefined or ambiguous ones.
@@ -232,6 +300,7 @@ async function main(): Promise<number> {
       ...(values.url ? [`--url ${values.url} --fixtures-secret "$SITE_MCP_FIXTURES_SECRET"`] : []),
       ...(values.break ?? []).map((rule) => `--break ${rule}`),
       ...(values.declaration ? [`--declaration ${values.declaration}`] : []),
+      ...(values['expected-failures'] ? [`--expected-failures ${values['expected-failures']}`] : []),
     ].join(' ');
     const replays = new Set(
       scenarios

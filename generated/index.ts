@@ -3,6 +3,7 @@ export * as CommonSchema from './schemas/common.js';
 export * as CustomerRecordsSchema from './schemas/customer-records.js';
 export * as DeclarationSchema from './schemas/declaration.js';
 export * as ErrorSchema from './schemas/error.js';
+export * as ExpectedFailuresSchema from './schemas/expected-failures.js';
 export * as FixturesFixturesSchema from './schemas/fixtures/fixtures.js';
 export * as LayoutSchema from './schemas/layout.js';
 export * as PairingSchema from './schemas/pairing.js';

@@ -3,10 +3,11 @@
 // result). A rule passes when every scenario and test naming it passes. Expected failures
 // (conformance/expected-failures.yaml) invert: a listed rule that fails is "xfail", a listed rule that now
 // passes is an error, so the list cannot go stale (as modelcontextprotocol/conformance does).
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { loadRules } from '../../spec/index.js';
+import { loadRules, ruleIds, SPEC_BASE, sharedAjv } from '../../spec/index.js';
+import type { ExpectedFailures } from '../../generated/schemas/expected-failures.js';
 import { CHECKS } from './checks.js';
 import { NOT_CHECKED_MEDIA_TYPE } from './declaration.js';
 
@@ -98,10 +99,36 @@ export function ruleResults(scenarios: ScenarioResult[]): Map<string, RuleResult
   return rules;
 }
 
-export function loadExpectedFailures(path: string): Map<string, string> {
-  if (!existsSync(path)) return new Map();
-  const doc = parseYaml(readFileSync(path, 'utf8')) as { expected?: { rule: string; reason: string }[] } | null;
-  return new Map((doc?.expected ?? []).map((e) => [e.rule, e.reason]));
+/** A file given with --expected-failures that cannot be used: the run stops with exit 2 and this one sentence. */
+export class ExpectedFailuresError extends Error {}
+
+/**
+ * Reads an expected-failures file (spec/schemas/expected-failures.schema.json, YAML or JSON): rule id → reason.
+ * A missing or unreadable file, one that does not match the schema, or one naming a rule the catalogue does not
+ * have throws ExpectedFailuresError with one sentence (a typo would otherwise silently expect nothing).
+ */
+export function readExpectedFailures(path: string): Map<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new ExpectedFailuresError(`cannot read the expected-failures file ${path}; pass an existing file to --expected-failures.`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (error) {
+    throw new ExpectedFailuresError(`the expected-failures file ${path} is not YAML or JSON: ${(error as Error).message.split('\n')[0]!.replace(/:$/, '')}.`);
+  }
+  const validate = sharedAjv().getSchema(`${SPEC_BASE}schemas/expected-failures.schema.json`)!;
+  if (!validate(doc)) {
+    throw new ExpectedFailuresError(`the expected-failures file ${path} does not match spec/schemas/expected-failures.schema.json: ${sharedAjv().errorsText(validate.errors)}.`);
+  }
+  const entries = (doc as ExpectedFailures).expected;
+  const known = ruleIds();
+  const unknown = entries.map((e) => e.rule).filter((rule) => !known.has(rule));
+  if (unknown.length) throw new ExpectedFailuresError(`the expected-failures file ${path} names rules that are not in the catalogue (spec/rules): ${unknown.join(', ')}.`);
+  return new Map(entries.map((e) => [e.rule, e.reason]));
 }
 
 /** Rules named anywhere in the suite's sources: @rule tags in features (also @wip ones) and property test names. */

@@ -110,6 +110,52 @@ describe('first contact', () => {
     }
   });
 
+  it('--rules with an unknown rule id, or a rule the kit has no check for, exits 2 with one sentence', async () => {
+    for (const [rules, says] of [
+      ['no-such-rule', /"no-such-rule" is not a rule id/],
+      ['tool-catalogue-exact,nope', /"nope" is not a rule id/],
+      [',', /--rules takes rule ids/],
+      ['no-third-party-code', /no check that runs against a target for no-third-party-code \(untestable/],
+    ] as const) {
+      const { code, stderr } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--rules', rules]);
+      expect(code, rules).toBe(2);
+      oneSentence(stderr);
+      expect(stderr).toMatch(says);
+    }
+  });
+
+  it('--expected-failures that is missing, not YAML, off its schema or naming an unknown rule exits 2 with one sentence', async () => {
+    const files: [string, string | undefined, RegExp][] = [
+      ['missing.yaml', undefined, /cannot read the expected-failures file .*missing\.yaml/],
+      ['not-yaml.yaml', 'expected: [\n', /is not YAML or JSON/],
+      ['no-reason.yaml', 'expected:\n  - rule: scope-ceiling\n', /expected-failures\.schema\.json: .*reason/],
+      ['unknown-rule.yaml', 'expected:\n  - rule: no-such-rule\n    reason: a typo\n', /not in the catalogue.*no-such-rule/],
+    ];
+    for (const [name, content, says] of files) {
+      if (content !== undefined) await writeFile(join(dir, name), content);
+      const { code, stderr } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--expected-failures', join(dir, name)]);
+      expect(code, name).toBe(2);
+      oneSentence(stderr);
+      expect(stderr).toMatch(says);
+    }
+  });
+
+  it('--rules runs only the scenarios of those rules, and --expected-failures FILE is the list the run is judged by', async () => {
+    // The reference passes tool-catalogue-exact: listed as expected to fail, it turns the run red (XPASS), which
+    // shows the file given was read instead of the kit's own (empty) list.
+    const file = join(dir, 'expected.yaml');
+    await writeFile(file, 'expected:\n  - rule: tool-catalogue-exact\n    reason: listed to see the file is read\n');
+    const reports = join(dir, 'rules-run');
+    const args = ['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--rules', 'tool-catalogue-exact', '--expected-failures', file, '--report-dir', reports];
+    const { code, stdout } = await cli(args);
+    expect(code, stdout.slice(-3000)).toBe(1);
+    expect(stdout).toMatch(/tool-catalogue-exact\s+XPASS/);
+    const report = JSON.parse(await readFile(join(reports, 'conformance.json'), 'utf8')) as { scenarios: { tags: string[]; source: string }[]; rules: { rule: string; status: string }[] };
+    expect(report.scenarios.length).toBeGreaterThan(0);
+    for (const s of report.scenarios) expect(s.tags).toContain('@rule:tool-catalogue-exact');
+    expect(report.rules.find((r) => r.rule === 'tool-catalogue-exact')?.status).toBe('xpass');
+  }, 120_000);
+
   it('a failing run writes junit.xml, report.html, rules.json and summary.md, and its replay line names the same server', async () => {
     const reports = join(dir, 'reports');
     const { code, stdout } = await cli(['--break', 'scope-ceiling', '--tags', '@rule:scope-ceiling', '--report-dir', reports, '--declaration', 'conformance/declarations/reference.yaml']);

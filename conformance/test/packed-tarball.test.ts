@@ -1,10 +1,11 @@
 // The kit as a product (issue 10): what `npm pack` makes works in an empty folder with nothing from this checkout.
 // The tarball is installed from the npm registry's dependencies (as a user would), then its `site-mcp` command
-// answers --help, serves the reference, runs the suite against it with reports, and answers an unreachable URL
-// with one sentence and exit 2.
+// answers --help, serves the reference, runs the suite against it with reports, runs a fast-check property in the
+// same run (--properties, limited with --rules), judges by the user's own --expected-failures file, and answers an
+// unreachable URL with one sentence and exit 2.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ const npm = join(process.execPath, '..', 'npm');
 let dir: string;
 let bin: string;
 let serve: ChildProcess | undefined;
+let url: string;
 
 /** Runs the installed command; resolves with its exit code and output whatever the code. */
 function siteMcp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -52,7 +54,7 @@ describe('the packed kit in an empty folder', () => {
 
   it('serves the reference and runs the suite against it, writing junit.xml, report.html and rules.json', async () => {
     serve = spawn(process.execPath, [bin, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(dir, 'data'), '--fixtures-secret', 'packed-secret', '--no-seed'], { cwd: join(dir, 'app'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    const url = await new Promise<string>((resolve, reject) => {
+    url = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`site-mcp serve did not start within 60 s:\n${out}`)), 60_000);
       serve!.stdout!.on('data', (d: Buffer) => {
@@ -69,6 +71,28 @@ describe('the packed kit in an empty folder', () => {
     expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
     expect(result.stdout).toMatch(/tool-catalogue-exact\s+passed/);
     for (const file of ['junit.xml', 'report.html', 'rules.json']) expect(existsSync(join(dir, 'app', 'out', file)), file).toBe(true);
+  }, 300_000);
+
+  it('runs the fast-check properties of the rules asked for in the same run (--rules, --properties)', async () => {
+    expect(url, 'the serve test runs first').toBeTruthy();
+    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out-properties', '--rules', 'content-write-draft-only', '--properties', '--seed', '7']);
+    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
+    const rules = JSON.parse(await readFile(join(dir, 'app', 'out-properties', 'rules.json'), 'utf8')) as { rules: { rule: string; status: string; scenarios: { name: string; where: string; status: string }[] }[] };
+    const rule = rules.rules.find((r) => r.rule === 'content-write-draft-only');
+    expect(rule?.status).toBe('passed');
+    // The property ran from the installed package (not only the Gherkin scenarios of the rule).
+    expect(rule?.scenarios.some((s) => /node_modules\/site-mcp\/conformance\/properties\/draft-only\.test\.ts$/.test(s.where) && s.status === 'passed'), JSON.stringify(rule)).toBe(true);
+  }, 300_000);
+
+  it('judges by the user\'s own --expected-failures file, and a missing one exits 2', async () => {
+    await writeFile(join(dir, 'app', 'expected.yaml'), 'expected:\n  - rule: tool-catalogue-exact\n    reason: listed to see the file is read\n');
+    // The reference passes the rule, so listing it as expected to fail turns the run red: the file was read.
+    const listed = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out-expected', '--rules', 'tool-catalogue-exact', '--expected-failures', 'expected.yaml']);
+    expect(listed.code, listed.stdout.slice(-2000) + listed.stderr.slice(-2000)).toBe(1);
+    expect(listed.stdout).toMatch(/tool-catalogue-exact\s+XPASS/);
+    const missing = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--expected-failures', 'no-such-file.yaml']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read the expected-failures file/);
   }, 300_000);
 
   it('answers an unreachable URL with one sentence and exit 2, no stack trace', async () => {
