@@ -248,3 +248,19 @@ export const importDropsServiceDetails: HandlerOf<'import_site'> = async (ctx) =
   }
   return answer;
 };
+
+/**
+ * import-merge-restore-point: a merge saves its restore point after changing the draft instead of before, so the
+ * restore point it reports holds the merged draft and restores nothing.
+ */
+export const restorePointAfterMerge: HandlerOf<'import_site'> = async (ctx) => {
+  const answer = await handlers.import_site(ctx);
+  if (ctx.args.mergeIntoWebsiteId) {
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      const site = entryOf(ws.sites, answer.websiteId);
+      const saved = site?.restorePoints.at(-1);
+      if (site && saved) saved.draft = structuredClone(site.draft);
+    });
+  }
+  return answer;
+};

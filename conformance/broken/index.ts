@@ -64,6 +64,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'import-merge-three-way': { handlers: { import_site: broken.mergeWithoutBases } },
   'import-merge-force-keys': { handlers: { import_site: broken.forceFieldsOnly } },
   'import-merge-never-touches-config': { handlers: { import_site: broken.mergeTakesConfig } },
+  'import-merge-restore-point': { handlers: { import_site: broken.restorePointAfterMerge } },
   'portable-site-contents': { handlers: { export_site: broken.exportPagesOnly } },
   'portable-site-blocks-carried': { handlers: { export_site: broken.exportWithoutBlocks } },
   'portable-site-round-trip': { handlers: { import_site: broken.importDropsServiceDetails } },

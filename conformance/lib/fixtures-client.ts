@@ -99,6 +99,10 @@ export class FixturesClient {
   siteState(websiteId: string) {
     return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`);
   }
+  /** The restore points a site's merges took, each with the draft fingerprint of when it was taken (optional part restore-points). */
+  restorePoints(websiteId: string) {
+    return this.request<{ restorePoints: { restorePointId: string; createdAt: string; draftFingerprint: string }[] }>('GET', `/sites/${encodeURIComponent(websiteId)}/restore-points`);
+  }
   failNextWrite(workspaceId: string) {
     return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/fail-next-write`, {});
   }

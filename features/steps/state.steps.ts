@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import type { SiteState } from '../../conformance/lib/fixtures-client.js';
 import type { SiteWorld } from '../support/world.js';
-import { declaredErrorCode } from '../../conformance/lib/declaration.js';
+import { declaredErrorCode, outputPointer } from '../../conformance/lib/declaration.js';
+import { pointer } from '../support/json.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -93,6 +94,25 @@ Then('the draft of {string} is unchanged', async function (this: SiteWorld, site
   const state = await this.fixtures.siteState(this.site(site).websiteId);
   assert.equal(state.siteRevision, before.siteRevision, 'the site revision changed');
   assert.equal(state.draftFingerprint, before.draftFingerprint, 'the draft changed');
+});
+
+// §4.3: a merge "takes a restore point first": a restore point of the site holds the draft as it was just before
+// the merge (the state remembered then), read through the fixtures protocol's optional part restore-points. Where
+// the import's answer names its restore point (our output shape, or declared), it is that one.
+Then('{string} has a restore point of the remembered draft', async function (this: SiteWorld, site: string) {
+  const before = this.remembered.get(`state:${site}`) as SiteState | undefined;
+  assert.ok(before, `the state of ${site} was not remembered first`);
+  if (!(process.env.SITE_MCP_FIXTURES_SUPPORTS ?? '').split(',').includes('restore-points')) {
+    this.notChecked("a site's restore points: the target's fixtures do not support restore-points");
+    return;
+  }
+  const { restorePoints } = await this.fixtures.restorePoints(this.site(site).websiteId);
+  const saved = restorePoints.filter((r) => r.draftFingerprint === before.draftFingerprint);
+  assert.ok(saved.length > 0, `no restore point of ${site} holds the draft as it was before the merge: ${JSON.stringify(restorePoints)}`);
+  const at = this.last.tool === 'import_site' && this.last.envelope?.ok ? outputPointer('import_site', '/restorePointId') : undefined;
+  if (at === undefined) return;
+  const named = pointer(this.last.envelope?.data, at);
+  assert.ok(saved.some((r) => r.restorePointId === named), `the merge answered restore point ${JSON.stringify(named)}, which does not hold the draft as it was before the merge: ${JSON.stringify(restorePoints)}`);
 });
 
 Then('the site {string} is published at the current draft revision', async function (this: SiteWorld, site: string) {

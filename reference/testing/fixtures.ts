@@ -102,7 +102,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'oauth-consent'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'oauth-consent', 'restore-points'],
     };
   });
 
@@ -278,6 +278,14 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
       status: site.published ? 'published' : 'unpublished',
       searchVisible: site.searchVisible,
     };
+  });
+
+  // What each merge saved before it changed the draft (rule import-merge-restore-point), by the same fingerprint
+  // as the site's draftFingerprint above.
+  router.get('/sites/:id/restore-points', async (ctx) => {
+    const wsId = await workspaceOf('site', ctx.params.id!);
+    const site = (await rt.store.read(wsId))!.sites[ctx.params.id!]!;
+    ctx.body = { restorePoints: site.restorePoints.map((r) => ({ restorePointId: r.restorePointId, createdAt: r.createdAt, draftFingerprint: fingerprint(r.draft) })) };
   });
 
   return router;

@@ -1,0 +1,53 @@
+// Usage: npx tsx conformance/official-suite.ts --url <MCP endpoint> --token <bearer> [--baseline FILE] [--timeout-ms N]
+//
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance, the version pinned in package.json,
+// a dev dependency) against an MCP endpoint that needs a bearer token, through the kit's header-adding loopback
+// proxy (conformance/lib/bearer-proxy.ts), and compares the outcome with the baseline of not-applicable scenarios
+// (default conformance/official-mcp-baseline.yaml). The token may also come from SITE_MCP_TOKEN.
+//
+// Exit codes: 0 the outcome matches the baseline, 1 it does not (an unlisted failure or a stale entry),
+// 2 usage error or the suite could not run.
+import './lib/require-node.js';
+import { fileURLToPath } from 'node:url';
+import { parseCommandLine, usageError } from './lib/cli-args.js';
+import { compareWithBaseline, loadOfficialBaseline, runOfficialSuite } from './lib/official-suite.js';
+
+const { values } = parseCommandLine({
+  sourceFile: fileURLToPath(import.meta.url),
+  command: 'official-suite',
+  options: { url: { type: 'string' }, token: { type: 'string' }, baseline: { type: 'string' }, 'timeout-ms': { type: 'string' } },
+});
+const token = values.token ?? process.env.SITE_MCP_TOKEN;
+if (!values.url || !token) usageError('official-suite: give --url (the MCP endpoint) and --token (or SITE_MCP_TOKEN); run with --help for the options.');
+const timeoutMs = Number(values['timeout-ms'] ?? 120_000);
+if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) usageError('official-suite: --timeout-ms must be a positive whole number of milliseconds.');
+
+let baseline;
+try {
+  baseline = await loadOfficialBaseline(values.baseline ?? fileURLToPath(new URL('official-mcp-baseline.yaml', import.meta.url)));
+} catch (error) {
+  usageError(`official-suite: ${(error as Error).message.split('\n')[0]}`);
+}
+let run;
+try {
+  run = await runOfficialSuite({ mcpUrl: values.url, token, baseline, timeoutMs });
+} catch (error) {
+  usageError(`official-suite: the suite could not run: ${(error as Error).message.split('\n')[0]}`);
+}
+if (run.timedOut || run.outcomes.length === 0) usageError(`official-suite: the suite ${run.timedOut ? `did not finish within ${timeoutMs} ms` : 'ran no scenario'}; its output ends: ${run.stdout.slice(-300).trim()}`);
+
+const judged = compareWithBaseline(run.outcomes, baseline);
+for (const o of run.outcomes) {
+  const listed = Object.hasOwn(baseline.notApplicable, o.scenario);
+  console.log(`${o.failed ? (listed ? '~' : '✗') : listed ? '!' : '✓'} ${o.scenario}${o.failed ? ` — ${o.failures.join('; ')}` : ''}`);
+}
+const problems = [
+  ...judged.unexpectedFailures.map((o) => `failed and not in the baseline: ${o.scenario}`),
+  ...judged.stale.map((s) => `in the baseline but passed (remove the entry): ${s}`),
+  ...judged.unknown.map((s) => `in the baseline but not run by this version of the suite: ${s}`),
+  ...judged.withoutReason.map((s) => `in the baseline without a reason: ${s}`),
+];
+const passed = run.outcomes.filter((o) => !o.failed).length;
+console.log(`\n${passed} passed, ${run.outcomes.length - passed} failed (${Object.keys(baseline.notApplicable).length} listed as not applicable), suite ${baseline.version}`);
+for (const p of problems) console.log(`  ${p}`);
+process.exit(problems.length ? 1 : 0);

@@ -1,0 +1,149 @@
+// The official MCP conformance suite against the reference, in npm test (issue 10 item 6): its active server
+// scenarios run through the bearer proxy (the suite cannot send an Authorization header, §4.1 requires one), and
+// the outcome must match conformance/official-mcp-baseline.yaml exactly: every failing scenario is listed there
+// with its reason, and every listed one still fails.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type Target } from '../lib/target.js';
+import { FixturesClient } from '../lib/fixtures-client.js';
+import { startBearerProxy } from '../lib/bearer-proxy.js';
+import { compareWithBaseline, installedSuite, loadOfficialBaseline, runOfficialSuite, type OfficialBaseline, type OfficialRun } from '../lib/official-suite.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const BASELINE_FILE = `${repo}conformance/official-mcp-baseline.yaml`;
+// The whole suite takes about 2 s against the reference on a quiet machine; the bound is for a loaded one.
+const SUITE_TIMEOUT_MS = 90_000;
+
+let target: Target;
+let token: string;
+let baseline: OfficialBaseline;
+
+beforeAll(async () => {
+  baseline = await loadOfficialBaseline(BASELINE_FILE);
+  target = await startReferenceServer();
+  const fx = new FixturesClient(target.url, target.fixturesSecret);
+  const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
+  token = (await fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, preset: 'full' })).token;
+});
+
+afterAll(async () => {
+  await target?.stop();
+});
+
+describe('the bearer proxy', () => {
+  it('adds the bearer, so the MCP endpoint that refuses the bare request answers through the proxy', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'proxy-test', version: '1' } } };
+    const post = (base: string) =>
+      fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+    expect((await post(target.url)).status).toBe(401);
+    const proxy = await startBearerProxy(target.url, token);
+    try {
+      const answer = await post(proxy.url);
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { result: { serverInfo: unknown } }).result.serverInfo).toBeDefined();
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('passes a foreign Host through unchanged, for the target to refuse (DNS rebinding)', async () => {
+    const proxy = await startBearerProxy(target.url, token);
+    try {
+      const { request } = await import('node:http');
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${proxy.url}/api/mcp`, { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.once('error', reject);
+        req.end('{}');
+      });
+      expect(status).toBe(403);
+    } finally {
+      await proxy.stop();
+    }
+  });
+});
+
+describe('the baseline', () => {
+  it('is for the pinned version of the suite, which is the one installed', async () => {
+    const pkg = JSON.parse(await readFile(`${repo}package.json`, 'utf8')) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies['@modelcontextprotocol/conformance'], 'pin an exact version').toBe(baseline.version);
+    expect((await installedSuite()).version).toBe(baseline.version);
+  });
+
+  it('judges an outcome: an unlisted failure, a stale entry, an unknown entry and a missing reason are each reported', () => {
+    const outcomes = [
+      { scenario: 'ping', failed: true, failures: ['ping: no answer'] },
+      { scenario: 'tools-list', failed: false, failures: [] },
+      { scenario: 'logging-set-level', failed: true, failures: ['logging-set-level: -32601'] },
+    ];
+    const judged = compareWithBaseline(outcomes, {
+      package: '@modelcontextprotocol/conformance',
+      version: 'x',
+      notApplicable: { 'tools-list': 'Listed although it passes, so the entry is stale.', 'logging-set-level': '', 'gone-scenario': 'Not run by this version of the suite.' },
+    });
+    expect(judged.unexpectedFailures.map((o) => o.scenario)).toEqual(['ping']);
+    expect(judged.stale).toEqual(['tools-list']);
+    expect(judged.unknown).toEqual(['gone-scenario']);
+    expect(judged.withoutReason).toEqual(['logging-set-level']);
+  });
+});
+
+describe('@modelcontextprotocol/conformance server scenarios against the reference', () => {
+  let run: OfficialRun;
+
+  beforeAll(async () => {
+    run = await runOfficialSuite({ mcpUrl: `${target.url}/api/mcp`, token, baseline, timeoutMs: SUITE_TIMEOUT_MS });
+  }, SUITE_TIMEOUT_MS + 10_000);
+
+  it('runs every scenario of its active suite within the time bound', () => {
+    expect(run.timedOut, `the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`).toBe(false);
+    expect(run.announced, run.stdout.slice(0, 500)).toBeGreaterThan(0);
+    expect(run.outcomes).toHaveLength(run.announced!);
+  });
+
+  it('fails exactly the scenarios of the baseline, each listed with its reason', () => {
+    const judged = compareWithBaseline(run.outcomes, baseline);
+    expect(judged.withoutReason, 'baseline entries without a reason').toEqual([]);
+    expect(judged.unknown, 'baseline entries the suite did not run (renamed or dropped?)').toEqual([]);
+    expect(judged.stale, 'baseline entries that now pass: remove them').toEqual([]);
+    expect(judged.unexpectedFailures.map((o) => `${o.scenario} — ${o.failures.join('; ')}`), 'failing scenarios not in the baseline').toEqual([]);
+    // What applies passes through the bearer path: initialize, ping, tools/list, a tool call and a tool error, the
+    // resources and prompts lists, DNS-rebinding protection (8 scenarios with 0.1.16).
+    const passed = run.outcomes.filter((o) => !o.failed).map((o) => o.scenario);
+    expect(passed).toEqual(expect.arrayContaining(['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection']));
+  });
+
+  it('and the suite agrees: with the baseline as its --expected-failures it exits 0', () => {
+    expect(run.exitCode, run.stdout.slice(-3000)).toBe(0);
+  });
+});
+
+describe('conformance/official-suite.ts, the command for any endpoint', () => {
+  const command = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/official-suite.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', SITE_MCP_TOKEN: '' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), SUITE_TIMEOUT_MS);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+
+  it('exits 0 against the reference with its token, and 2 with one sentence without one', async () => {
+    const ok = await command(['--url', `${target.url}/api/mcp`, '--token', token]);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/✓ server-initialize/);
+    expect(ok.stdout).not.toContain(token);
+    const usage = await command(['--url', `${target.url}/api/mcp`]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr.trim().split('\n')).toHaveLength(1);
+  }, SUITE_TIMEOUT_MS + 20_000);
+});
