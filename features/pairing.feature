@@ -76,17 +76,35 @@ Feature: Device-code pairing and the discovery file
     Then the approval was refused
 
   @rule:readonly-pairing-delivery-token @rule:delivery-token-read-published-only @rule:delivery-token-not-a-connection @rule:delivery-token-cannot-write
-  Scenario: A read-only pairing mints a delivery token that reads the live site and is not an MCP connection
+  Scenario: A read-only pairing mints a delivery token that reads the live site only, writes nothing and is not an MCP connection
     # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
     Given the target adopts the decision "pairing-field-names"
     When a command-line tool starts a read-only pairing asking for "site:read"
     And "olive" approves the pairing for "main" leaving "" ticked
     And the command-line tool polls
+    # The draft now differs from the live site: only the live one may be read (§2.7 "reads published content only").
+    And "olive" edits "main/home/hero" field "heading" in the app to "Draft only {{random:draft}}"
+    And the state of "main" is remembered
     And a client reads the published site with the polled token
     Then the HTTP status is 200
     And the response JSON at "/format" equals "PortableSiteV1"
+    And the response body does not contain "Draft only {{random:draft}}"
+    # §2.7 "cannot write": no method at the delivery address writes, and the site stays as it was.
+    When a client tries to write to the published site with the polled token by PUT
+    Then the HTTP status is a refusal
+    When a client tries to write to the published site with the polled token by POST
+    Then the HTTP status is a refusal
+    When a client tries to write to the published site with the polled token by PATCH
+    Then the HTTP status is a refusal
+    When a client tries to write to the published site with the polled token by DELETE
+    Then the HTTP status is a refusal
+    And the draft of "main" is unchanged
+    And the published state of "main" is unchanged
     When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "{{remembered:polled-token}}"
     Then the HTTP status is 401
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"update_business_name\",\"arguments\":{\"businessName\":\"Written with a delivery token\"}}}" to the MCP endpoint with token "{{remembered:polled-token}}"
+    Then the HTTP status is 401
+    And the draft of "main" is unchanged
 
   @rule:auth-md-discovery @rule:auth-md-no-pre-claim-token @rule:auth-md-ways-in-and-human-only
   Scenario: /auth.md describes the ceremony, the endpoints, every scope and what is not implemented

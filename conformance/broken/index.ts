@@ -8,6 +8,7 @@
 //   - handlers: tool handlers replaced (handlers.ts);
 //   - limits: values of spec/limits.json changed;
 //   - services / store: a service or the store decorated (services.ts);
+//   - router: HTTP routes served before the reference's own (routes.ts);
 //   - proxy: for what only a client sees, the reference behind a proxy that breaks it
 //     (conformance/variants/variant-proxy.ts).
 // serve.ts starts one: `npx tsx conformance/broken/serve.ts --break <rule>`; `npm run conformance -- --break <rule>`
@@ -19,6 +20,9 @@ import type { Services } from '../../reference/services.js';
 import type { Store } from '../../reference/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
+import type { Runtime } from '../../reference/runtime.js';
+import type Router from '@koa/router';
+import { deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
 import { loadJson } from '../../spec/index.js';
 import { logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
@@ -34,6 +38,8 @@ export interface BrokenServer {
   services?: (services: Services) => Services;
   store?: (store: Store) => Store;
   proxy?: VariantOptions;
+  /** HTTP routes served before the reference's own (routes.ts). */
+  router?: (rt: Runtime) => Router;
 }
 
 export const BROKEN: Record<string, BrokenServer> = {
@@ -78,6 +84,9 @@ export const BROKEN: Record<string, BrokenServer> = {
   'domain-nonexistent-address': { services: (s) => ({ ...s, dns: everyAddressExists(s.dns) }) },
   'migrate-crawl-bounded': { services: (s) => ({ ...s, net: ignoreRobots(s.net) }) },
   'error-business-failure-rolls-back': { store: keepFailedWrites },
+  // HTTP routes.
+  'delivery-token-read-published-only': { router: deliveryServesDraft },
+  'delivery-token-cannot-write': { router: deliveryTokenUnpublishes },
   'company-creation-atomic': { store: keepCreatedDocuments },
   // What a client sees, broken by a proxy in front of the reference.
   'tool-catalogue-exact': { proxy: { dropListedTool: 'confirm_pending_action' } },
@@ -101,7 +110,7 @@ export const BROKEN: Record<string, BrokenServer> = {
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */
 export function compositionOf(server: BrokenServer): Composition {
-  const { omitSteps = [], steps = (s) => [...s], handlers, limits, services, store } = server;
+  const { omitSteps = [], steps = (s) => [...s], handlers, limits, services, store, router } = server;
   return {
     callSteps: (table) => steps(table.filter((step) => !omitSteps.includes(step.rule))),
     ...(handlers ? { handlers: (table: HandlerTable) => ({ ...table, ...handlers }) } : {}),
@@ -110,5 +119,6 @@ export function compositionOf(server: BrokenServer): Composition {
       return limits ? { ...changed, limits: { ...changed.limits, ...limits } } : changed;
     },
     ...(store ? { store } : {}),
+    ...(router ? { router } : {}),
   };
 }

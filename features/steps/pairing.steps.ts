@@ -82,6 +82,30 @@ When('the polled token is used as connection {string}', function (this: SiteWorl
 When('a client reads the published site with the polled token', async function (this: SiteWorld) {
   const { token } = this.remembered.get('polled') as { token: string };
   this.lastHttp = await readAnswer(await fetch(`${this.url}/v1/delivery/site`, { headers: { authorization: `Bearer ${token}` } }));
+  if (this.lastHttp.status === 200) this.remembered.set('delivered', this.lastHttp.json);
+});
+
+// §2.7 "cannot write": every way a client could try to write at the delivery address (our decision, with
+// pairing-field-names), with the delivery token: PUT, POST and PATCH send the snapshot just read with its site and
+// first section renamed, DELETE asks for the site to go. Each must be refused; what changed is checked on the site.
+When('a client tries to write to the published site with the polled token by {word}', async function (this: SiteWorld, method: string) {
+  const { token } = this.remembered.get('polled') as { token: string };
+  const read = structuredClone(this.remembered.get('delivered') ?? {}) as { site?: { name?: string }; pages?: { sections?: { content?: Record<string, unknown> }[] }[] };
+  if (read.site) read.site.name = 'Written with a delivery token';
+  const content = read.pages?.[0]?.sections?.[0]?.content;
+  if (content) for (const key of Object.keys(content)) if (typeof content[key] === 'string') content[key] = 'Written with a delivery token';
+  this.lastHttp = await readAnswer(
+    await fetch(`${this.url}/v1/delivery/site`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+      ...(method === 'DELETE' ? {} : { body: JSON.stringify(read) }),
+    }),
+  );
+});
+
+Then('the HTTP status is a refusal', function (this: SiteWorld) {
+  const status = this.lastHttp?.status ?? 0;
+  assert.ok(status >= 400 && status < 500, `HTTP ${status}, not a refusal: ${this.lastHttp?.text.slice(0, 300)}`);
 });
 
 // ── the approval page in a browser (rule dashboard-connect-lists-scopes) ──────────────────────────────────────

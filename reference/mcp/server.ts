@@ -7,6 +7,7 @@ import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -52,6 +53,10 @@ export function buildMcpServer(rt: Runtime): Server {
     toCallToolResult(await callTool(rt, principalOf(extra), request.params.name, request.params.arguments)),
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => listResources());
+  // MCP's resources capability covers resource templates too, and clients ask for them on connecting (the
+  // Inspector's web UI shows "Method not found" as a failed request on every connect). §4.4 names four fixed
+  // resources and no template, so the list is empty (rule resources-four).
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => readResource(rt, principalOf(extra), request.params.uri));
   server.setRequestHandler(ListPromptsRequestSchema, () => listPrompts());
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) => getPrompt(rt, principalOf(extra), request.params.name, request.params.arguments));

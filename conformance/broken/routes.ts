@@ -1,0 +1,47 @@
+// Broken HTTP routes: a router the composition serves before the reference's own routes (reference/app.ts
+// Composition.router, the seam test mode mounts the fixtures protocol through), each answering one address the way
+// a server without that care would. Only what a client outside MCP meets is broken here: the read-only delivery
+// address of a read-only pairing (our decision, pairing-field-names; rules delivery-token-*).
+import Router from '@koa/router';
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Runtime } from '../../reference/runtime.js';
+import { entryOf } from '../../reference/domain/model.js';
+import { toPortableSite } from '../../reference/domain/portable-site.js';
+
+const DELIVERY = '/v1/delivery/site';
+
+/** The workspace and site a delivery token in `ctx` stands for, as the reference's delivery route finds them. */
+async function deliverySite(rt: Runtime, ctx: Context) {
+  const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
+  const entry = match ? await rt.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
+  const [workspaceId, websiteId] = entry?.split(' ') ?? [];
+  const site = workspaceId ? entryOf((await rt.store.read(workspaceId))?.sites ?? {}, websiteId) : undefined;
+  return site && workspaceId ? { workspaceId, site } : undefined;
+}
+
+/** delivery-token-read-published-only: the delivery address serves the draft, as if it were the live site. */
+export function deliveryServesDraft(rt: Runtime): Router {
+  const router = new Router();
+  router.get(DELIVERY, async (ctx, next) => {
+    const found = await deliverySite(rt, ctx);
+    if (!found) return next();
+    ctx.body = toPortableSite(found.site, new Date());
+  });
+  return router;
+}
+
+/** delivery-token-cannot-write: DELETE at the delivery address, with the delivery token, takes the site offline. */
+export function deliveryTokenUnpublishes(rt: Runtime): Router {
+  const router = new Router();
+  router.delete(DELIVERY, async (ctx, next) => {
+    const found = await deliverySite(rt, ctx);
+    if (!found) return next();
+    await rt.store.transact(found.workspaceId, (ws) => {
+      const site = entryOf(ws.sites, found.site.websiteId);
+      if (site) site.published = null;
+    });
+    ctx.body = { unpublished: true };
+  });
+  return router;
+}
