@@ -14,6 +14,8 @@ export default {
     'reference/**/reviewed.ts',
     'reference/**/rate-limit.ts',
     'reference/**/import-site.ts',
+    'reference/**/import-merge.ts',
+    'reference/**/portable-site.ts',
     'reference/**/crm.ts',
     'reference/**/pairing.ts',
     'reference/**/tokens.ts',
