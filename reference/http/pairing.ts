@@ -39,13 +39,18 @@ export function authMd(): string {
 
 The MCP endpoint is \`/api/mcp\`; one endpoint serves every client. There are three ways in:
 
-- **OAuth 2.1** for browser and desktop chat clients: discovery starts at the protected-resource metadata
-  (\`/.well-known/oauth-protected-resource/api/mcp\`, RFC 9728) and its authorization server's metadata; dynamic
-  client registration is on (with any of the scopes below), PKCE is required, and the owner signs in, may untick
-  scopes and approves; each client is bound to exactly one connection. A client registered for the
-  \`refresh_token\` grant gets a refresh token, replaced at each use.
+- **OAuth 2.1** for browser and desktop chat clients, which need nothing but the endpoint's address. A request
+  without a token answers 401 with \`WWW-Authenticate: Bearer resource_metadata="…"\`, naming the protected-resource
+  metadata (\`/.well-known/oauth-protected-resource/api/mcp\`, RFC 9728), which names the authorization server
+  (\`/oidc\`, its metadata at \`/oidc/.well-known/openid-configuration\`). Dynamic client registration is on (with
+  any of the scopes below) and PKCE is required. The owner signs in, picks the website, may untick scopes and
+  approves; the client is then bound to exactly one connection for that website (approving the same client again
+  replaces it). The access token is verified at the MCP edge; a caller-supplied profile or connection id is never
+  honoured. A client registered for the \`refresh_token\` grant gets a refresh token; one without a client secret
+  (as MCP clients register) gets a new one at each use.
 - **API token** for code editors and header-capable clients: the owner creates a connection in Settings → Advanced →
-  Developers and copies its token (shown once) into \`Authorization: Bearer <token>\`.
+  Developers, chooses its reach (this website or the whole workspace) and scopes, and copies its token (shown once,
+  it starts with \`smcp_live_\`) into \`Authorization: Bearer <token>\`.
 - **Device-code pairing** for the command-line tool, below. It is the whole ceremony.
 
 ## Ceremony
@@ -59,8 +64,10 @@ The MCP endpoint is \`/api/mcp\`; one endpoint serves every client. There are th
    answers \`{ "status": "pending" }\`; after approval it answers once with \`{ "status": "approved", "token", "websiteId",
    "scopes", "kind" }\` (\`websiteId\` is null for a company-wide approval of an account with no website yet); later polls
    answer \`{ "status": "redeemed" }\` and never the token again.
-4. The token is an ordinary MCP connection: send it as \`Authorization: Bearer <token>\` to \`/api/mcp\`. There is no
-   command-line-specific API and no second authorization path.
+4. The token (\`"kind": "connection"\`) is an ordinary MCP connection: send it as \`Authorization: Bearer <token>\`
+   to \`/api/mcp\`. There is no command-line-specific API and no second authorization path. A read-only pairing's
+   token (\`"kind": "delivery"\`, no scopes, always for one website) is not an MCP connection: it only reads the
+   published site, \`GET /v1/delivery/site\` with \`Authorization: Bearer <token>\`, and writes nothing.
 
 No pre-claim token exists: nothing is minted until a human confirms the code. No account is ever created for a human:
 pairing only connects a tool to an account that already exists.
@@ -76,7 +83,8 @@ These are for a person in the app only and are never available to tools:
 - deleting a site or a page;
 - erasing a contact for data-protection reasons;
 - billing changes;
-- people management beyond inviting, and revoking anyone's access;
+- people management beyond inviting;
+- revoking access: anyone's access to a site, or a connection (the owner revokes connections in Developers settings);
 - buying, renewing, transferring or removing a domain;
 - custom head code;
 - text generation (the caller writes copy itself and applies it with \`update_section_text\`).
