@@ -43,6 +43,16 @@ Feature: Resources, prompts and what is deliberately absent
     Given the target adopts the decision "tools-list-plain-object-inputs"
     Then every tool input schema in tools/list is a plain object
 
+  @rule:tools-list-single-type-schemas
+  Scenario: tools/list gives no value a list of types (our decision, for clients with a single-type schema dialect)
+    Given the target adopts the decision "tools-list-single-type-schemas"
+    Then no schema in tools/list gives a value a list of types
+
+  @rule:tools-list-no-output-schema
+  Scenario: tools/list publishes no outputSchema (our decision: the output schemas do not fit the size budget)
+    Given the target adopts the decision "tools-list-no-output-schema"
+    Then no tool in tools/list declares an outputSchema
+
   @rule:resources-default-site
   Scenario: On workspace reach the resources read the site whose Developers page created the connection
     Given the target adopts the decision "resources-default-site"

@@ -227,6 +227,16 @@ export function publishedInputSchema(tool: ToolDefinition): Record<string, Json>
   return { ...root, type: 'object', properties, required, additionalProperties: false };
 }
 
+/**
+ * What tools/list would carry as a tool's MCP outputSchema if it published one: the success envelope that
+ * structuredContent holds, `{ ok: true, data }`, with the tool's output schema inlined as `data`. tools/list does
+ * not publish it (rule tools-list-no-output-schema); the size test measures it to keep that decision's figure true.
+ */
+export function outputSchemaAsPublished(tool: ToolDefinition): Record<string, Json> {
+  const data = inlineRefs(tool.outputSchema as Json, toolSchemaId(tool.name, 'output'), tool.outputSchema as Json);
+  return { type: 'object', properties: { ok: { const: true }, data }, required: ['ok', 'data'] };
+}
+
 /** The MCP tools/list result, built from spec/tools (rule tools-list-size is measured on it). */
 export function toolsListPayload(): { tools: { name: string; title: string; description: string; inputSchema: Json; annotations: Json }[] } {
   return {

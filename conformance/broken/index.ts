@@ -106,6 +106,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'migrate-merge-typed': { proxy: { migrateNeverMerges: true } },
   'oauth-no-caller-profile-id': { proxy: { honourConnectionIdHeader: true } },
   'oauth-no-newest-connection-guess': { proxy: { oauthUsesNewestConnection: true } },
+  'tools-list-single-type-schemas': { proxy: { typeUnionsInToolsList: true } },
+  'tools-list-no-output-schema': { proxy: { outputSchemaInToolsList: true } },
 };
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */

@@ -57,6 +57,10 @@ export interface VariantOptions {
   weakenCookies?: boolean;
   /** BROKEN: migrate_site_from_url ignores mergeIntoWebsiteId and makes a new site each time. */
   migrateNeverMerges?: boolean;
+  /** BROKEN (tools-list-single-type-schemas): listed input schemas write a nullable value as a list of types (anyOf [T, null] becomes type [T, "null"]). */
+  typeUnionsInToolsList?: boolean;
+  /** BROKEN (tools-list-no-output-schema): every listed tool declares an outputSchema. */
+  outputSchemaInToolsList?: boolean;
 }
 
 const SECURITY_HEADERS = new Set(['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']);
@@ -126,11 +130,26 @@ function transformEnvelope(envelope: unknown, options: MessageOptions): unknown 
   return { ...envelope, error };
 }
 
+/** `{ anyOf: [{ type: T, ...rest }, { type: 'null' }] }` anywhere in `node` becomes `{ type: [T, 'null'], ...rest }`. */
+function typeUnions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typeUnions);
+  if (!isObject(node)) return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typeUnions(v)]));
+  const branches = out.anyOf;
+  if (Array.isArray(branches) && branches.length === 2 && isObject(branches[1]) && branches[1].type === 'null' && isObject(branches[0]) && typeof branches[0].type === 'string') {
+    const { anyOf: _anyOf, ...rest } = out;
+    return { ...rest, ...branches[0], type: [branches[0].type, 'null'] };
+  }
+  return out;
+}
+
 function transformMessage(message: unknown, options: MessageOptions): unknown {
   if (!isObject(message) || !isObject(message.result)) return message;
   const result = { ...message.result };
   if (Array.isArray(result.tools) && options.extraFields) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, _meta: { variant: 'extra field' } } : t));
   if (Array.isArray(result.tools) && options.dropListedTool) result.tools = result.tools.filter((t) => !isObject(t) || t.name !== options.dropListedTool);
+  if (Array.isArray(result.tools) && options.typeUnionsInToolsList) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, inputSchema: typeUnions(t.inputSchema) } : t));
+  if (Array.isArray(result.tools) && options.outputSchemaInToolsList) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, outputSchema: { type: 'object' } } : t));
   if (isObject(result.structuredContent) || Array.isArray(result.content)) {
     const envelope = transformEnvelope(result.structuredContent, options);
     if (result.structuredContent !== undefined) result.structuredContent = envelope;

@@ -153,6 +153,30 @@ Then('every tool input schema in tools\\/list is a plain object', async function
   assert.deepEqual(offending, [], 'input schemas must be plain objects with root properties and no root combinators or conditionals');
 });
 
+// Rule tools-list-single-type-schemas: a nullable value is anyOf a type and null, never type: [T, "null"].
+Then('no schema in tools\\/list gives a value a list of types', async function (this: SiteWorld) {
+  const { tools } = await anyConnection(this).listTools();
+  const unions: string[] = [];
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (depth > 64 || typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}[${i}]`, depth + 1));
+    if (Array.isArray((node as { type?: unknown }).type)) unions.push(path);
+    // enum, const, default and examples hold values, not schemas.
+    for (const [key, value] of Object.entries(node)) if (!['enum', 'const', 'default', 'examples', 'required'].includes(key)) walk(value, `${path}.${key}`, depth + 1);
+  };
+  for (const tool of tools) {
+    walk(tool.inputSchema, `${tool.name}.inputSchema`, 0);
+    walk(tool.outputSchema, `${tool.name}.outputSchema`, 0);
+  }
+  assert.deepEqual(unions, [], 'schemas that give a value a list of types');
+});
+
+// Rule tools-list-no-output-schema (the output schemas would not fit the tools/list size budget).
+Then('no tool in tools\\/list declares an outputSchema', async function (this: SiteWorld) {
+  const { tools } = await anyConnection(this).listTools();
+  assert.deepEqual(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name), [], 'tools that declare an outputSchema');
+});
+
 Then('the serialized tools\\/list result of {string} is at most {int} characters', async function (this: SiteWorld, name: string, max: number) {
   // Measured over the wire: the result of a raw tools/list exactly as the server serialized it.
   const answer = await rawMcpPost(this.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { authorization: `Bearer ${this.connection(name).token}` });
