@@ -21,10 +21,10 @@ import { readJsonBody } from '../http/body.js';
 import { DomainError } from '../domain/errors.js';
 import { HTTP_STATUS } from '../http/errors.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, ErrorCode, type JSONRPCErrorResponse, type JSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, ErrorCode, type JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import { invalidParams, oversizedToolCall, plainToolCall } from './message-shape.js';
 import { callTool } from './pipeline.js';
-import { toCallToolResult } from './envelope.js';
+import { callToolResponseText, toCallToolResult } from './envelope.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-cap imports get a tool error
 
@@ -82,18 +82,18 @@ export function mcpHandler(rt: Runtime) {
     const direct = plainToolCall(body);
     if (direct && transportWouldAccept(ctx)) {
       const caller = { workspaceId: principal.workspaceId, connectionId: principal.connectionId };
-      let answer: JSONRPCResultResponse | JSONRPCErrorResponse;
+      let answer: string;
       try {
-        // The SDK's Protocol builds its response with these keys in this order; the SDK path's bytes are ours.
-        answer = { result: toCallToolResult(await callTool(rt, caller, direct.name, direct.args)), jsonrpc: '2.0', id: direct.id };
+        answer = callToolResponseText(direct.id, await callTool(rt, caller, direct.name, direct.args));
       } catch (error) {
         // What the SDK answers for a handler that throws (callTool answers envelopes; this is a wiring bug).
         console.error('[site-mcp] tools/call failed outside the call path:', error);
-        answer = { jsonrpc: '2.0', id: direct.id, error: { code: ErrorCode.InternalError, message: (error as Error).message ?? 'Internal error' } };
+        const failed: JSONRPCErrorResponse = { jsonrpc: '2.0', id: direct.id, error: { code: ErrorCode.InternalError, message: (error as Error).message ?? 'Internal error' } };
+        answer = JSON.stringify(failed);
       }
       ctx.status = 200;
       ctx.set('Content-Type', 'application/json');
-      ctx.body = JSON.stringify(answer);
+      ctx.body = answer;
       return;
     }
     const server = buildMcpServer(rt);
