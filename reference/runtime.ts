@@ -100,7 +100,8 @@ export class Runtime {
     this.handlers = handlers;
     this.callSteps = callSteps;
     ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits } = services);
-    this.activity = new ActivityLog(config.dataDir, limits.activityRetentionDays);
+    // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
+    this.activity = new ActivityLog(config.dataDir, this.limits.activityRetentionDays);
   }
 
   /**

@@ -35,3 +35,15 @@ export function logArgumentsOfFailures(steps: readonly CallStep[]): CallStep[] {
   const at = steps.findIndex((step) => step.rule === 'activity-entry-every-call') + 1;
   return [...steps.slice(0, at), logArguments, ...steps.slice(at)];
 }
+
+/**
+ * authz-denial-order: the switched-off area is checked before the scope and the owner's access, so a call that
+ * lacks its scope in a switched-off area is told about the area (§5.7 names the scope first).
+ */
+export function areaBeforeScope(steps: readonly CallStep[]): CallStep[] {
+  const area = steps.find((step) => step.rule === 'authz-agency-area-off');
+  if (!area) return [...steps];
+  const rest = steps.filter((step) => step !== area);
+  const at = rest.findIndex((step) => step.rule === 'scope-ceiling');
+  return [...rest.slice(0, at), area, ...rest.slice(at)];
+}

@@ -264,3 +264,9 @@ export const restorePointAfterMerge: HandlerOf<'import_site'> = async (ctx) => {
   }
   return answer;
 };
+
+/** export-site-contact-and-analytics: export_site leaves the analytics and tag-manager identifiers out. */
+export const exportWithoutAnalytics: HandlerOf<'export_site'> = async (ctx) => {
+  const { snapshot } = await handlers.export_site(ctx);
+  return { snapshot: { ...snapshot, analytics: {} } };
+};

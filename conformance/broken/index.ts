@@ -24,7 +24,7 @@ import type { Runtime } from '../../reference/runtime.js';
 import type Router from '@koa/router';
 import { deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
 import { loadJson } from '../../spec/index.js';
-import { logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
+import { areaBeforeScope, logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
 
 const referenceLimits = loadJson<Limits>('limits.json');
@@ -50,8 +50,11 @@ export const BROKEN: Record<string, BrokenServer> = {
   'tool-answer-checked-before-commit': { omitSteps: ['tool-answer-checked-before-commit'] },
   'authz-cross-tenant-not-found': { steps: tellForeignWebsites },
   'activity-pii-free': { steps: logArgumentsOfFailures },
+  'authz-denial-order': { steps: areaBeforeScope },
   // Limits (spec/limits.json).
   'plan-expiry-five-minutes': { limits: { planLifetimeSeconds: 86_400 } },
+  // Activity kept for 30 days only.
+  'activity-retention-90-days': { limits: { activityRetentionDays: 30 } },
   // Failed sign-ins are not counted per account (only per address).
   'sign-in-throttled-per-account': { limits: { signIn: { ...referenceLimits.signIn, perAccount: { limit: 1_000_000, windowSeconds: referenceLimits.signIn.perAccount.windowSeconds } } } },
   // Tool handlers.
@@ -73,6 +76,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'import-merge-restore-point': { handlers: { import_site: broken.restorePointAfterMerge } },
   'portable-site-contents': { handlers: { export_site: broken.exportPagesOnly } },
   'portable-site-blocks-carried': { handlers: { export_site: broken.exportWithoutBlocks } },
+  'export-site-contact-and-analytics': { handlers: { export_site: broken.exportWithoutAnalytics } },
   'portable-site-round-trip': { handlers: { import_site: broken.importDropsServiceDetails } },
   'generate-image-consent-reread': { handlers: { generate_image: broken.consentAsFirstSeen } },
   'generate-image-balance-never-negative': { handlers: { generate_image: broken.chargeWithoutRecheck } },
