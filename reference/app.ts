@@ -114,6 +114,8 @@ export async function startServer(config: Config, ...compositions: Composition[]
   const { port } = http.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   rt.baseUrl = config.baseUrl ?? `http://${host}:${port}`;
+  // Pages a previous run left waiting for capture are taken up again (rule migrate-capture-allowance).
+  rt.captureQueue.start();
   return {
     rt,
     url: rt.baseUrl,
@@ -122,6 +124,8 @@ export async function startServer(config: Config, ...compositions: Composition[]
         http.close(() => resolve());
         http.closeAllConnections();
       });
+      await rt.captureQueue.stop();
+      await rt.capture?.close();
       await rt.activity.flush();
     },
   };

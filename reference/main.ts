@@ -11,6 +11,9 @@
 //   --rate-limits C,W   calls per minute per connection and per workspace (default 120,600; load tests only)
 //   --decision-limits F JSON file with other values for the limits that are our decisions (throttles, import
 //                       cap, site limits, image cost, …; test mode only: correct variants for the suite)
+//   --chromium PATH     Chromium for migrate_site_from_url's visual capture (env SITE_MCP_CHROMIUM; default
+//                       /usr/bin/chromium when it exists; without one every migration is typed, fidelity "typed")
+//   --no-capture        no visual capture: migrations take the typed path only (env SITE_MCP_CAPTURE=off)
 //   --no-seed           do not create the demo workspace
 //   --help              this text
 //
@@ -21,7 +24,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { DECISION_LIMIT_KEYS, type DecisionLimits } from './runtime.js';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './app.js';
 import { seedDemo } from './seed.js';
@@ -36,6 +39,8 @@ const { values } = readArguments({
     'base-url': { type: 'string' },
     'dns-server': { type: 'string' },
     'no-seed': { type: 'boolean' },
+    chromium: { type: 'string' },
+    'no-capture': { type: 'boolean' },
     'rate-limits': { type: 'string' },
     'decision-limits': { type: 'string' },
   },
@@ -51,7 +56,10 @@ const config = {
   baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
   dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
   rateLimitsOverride: values['rate-limits'] ? parseRateLimits(values['rate-limits']) : undefined,
+  // Visual capture (rule migrate-capture-then-typed): off, a named browser, or the default when it is installed.
+  chromium: values['no-capture'] || env.SITE_MCP_CAPTURE === 'off' ? null : (values.chromium ?? env.SITE_MCP_CHROMIUM ?? undefined),
 };
+if (values.chromium && !existsSync(values.chromium)) fail(`--chromium: no file at ${values.chromium}; name the Chromium executable or pass --no-capture.`);
 const decisionLimits = values['decision-limits'] ? await readDecisionLimits(values['decision-limits']) : undefined;
 
 /** Reads --decision-limits: only the limits the source leaves open may change (§8 fixes 120/600, 5 minutes, …). */
@@ -112,6 +120,7 @@ const server = await startServer(config, ...compositions).catch((error: NodeJS.E
 });
 console.log(`site-mcp reference server listening on ${server.url}`);
 console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
+console.log(`  Visual capture for migrations: ${server.rt.capture ? 'on' : 'off (no Chromium; migrations are typed)'}`);
 
 if (!values['no-seed']) {
   const marker = join(config.dataDir, 'demo-seed.json');

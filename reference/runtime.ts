@@ -7,6 +7,8 @@ import { SlidingWindowLimiter } from './domain/rate-limit.js';
 import type { Clock } from './domain/clock.js';
 import type { DnsClient } from './domain/dns.js';
 import type { ImageProvider } from './domain/image-provider.js';
+import type { CaptureEngine } from './domain/capture.js';
+import { CaptureQueue } from './domain/capture-queue.js';
 import type { Network, Services } from './services.js';
 import type { HandlerTable } from './tools/types.js';
 import type { CallStep } from './mcp/pipeline.js';
@@ -57,6 +59,13 @@ export interface Config {
   dnsServer?: string;
   /** Replaces the standard rate limits; only benchmarks set it, to measure the checked path without refusals. */
   rateLimitsOverride?: Limits['rateLimits'];
+  /**
+   * The Chromium executable of visual capture (migrate_site_from_url); null turns capture off, unset means
+   * /usr/bin/chromium when it exists. Without a browser every migration is typed (rule migrate-capture-then-typed).
+   */
+  chromium?: string | null;
+  /** How long the capture queue waits after a migration before it captures the pages beyond the allowance (default 2000 ms). */
+  captureQueueDelayMs?: number;
 }
 
 /**
@@ -77,6 +86,10 @@ export class Runtime {
   readonly images: ImageProvider;
   readonly dns: DnsClient;
   readonly limits: Limits;
+  /** Visual capture for migrations, or null when this server has none (services.ts). */
+  readonly capture: CaptureEngine | null;
+  /** Pages beyond a migration's capture allowance, captured later by an in-process worker (rule migrate-capture-allowance). */
+  readonly captureQueue: CaptureQueue;
   /** The handler of each tool (tools/index.ts), as the compositions left it. */
   readonly handlers: HandlerTable;
   /** The steps of every tool call (mcp/pipeline.ts CALL_STEPS), as the compositions left them. */
@@ -99,7 +112,8 @@ export class Runtime {
     this.config = config;
     this.handlers = handlers;
     this.callSteps = callSteps;
-    ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits } = services);
+    ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits, capture: this.capture } = services);
+    this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, clock: this.clock, delayMs: config.captureQueueDelayMs ?? 2000 });
     // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
     this.activity = new ActivityLog(config.dataDir, this.limits.activityRetentionDays);
   }

@@ -8,6 +8,8 @@ import { systemClock, type Clock } from './domain/clock.js';
 import { DnsClient } from './domain/dns.js';
 import { svgBrandProvider, type ImageProvider } from './domain/image-provider.js';
 import type { SafeFetchOptions } from './domain/safe-fetch.js';
+import { existsSync } from 'node:fs';
+import { chromiumCapture, type CaptureEngine } from './domain/capture.js';
 
 /**
  * How imports and migrations reach the web: the system resolver and real HTTP unless `resolve`/`transport`
@@ -26,6 +28,11 @@ export interface Services {
   dns: DnsClient;
   /** spec/limits.json, with the overrides a Config may carry. */
   limits: Limits;
+  /**
+   * migrate_site_from_url's visual capture (domain/capture.ts), or null when this server has no browser: every
+   * migration then takes the typed path and says so (rule migrate-capture-then-typed).
+   */
+  capture: CaptureEngine | null;
 }
 
 export function productionServices(config: Config): Services {
@@ -37,5 +44,15 @@ export function productionServices(config: Config): Services {
     images: svgBrandProvider,
     dns,
     limits: { ...specLimits, ...(config.rateLimitsOverride ? { rateLimits: config.rateLimitsOverride } : {}) },
+    capture: captureEngine(config),
   };
+}
+
+/** Debian's Chromium unless the config names another; none (typed migrations only) when off or not installed. */
+export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+
+function captureEngine(config: Config): CaptureEngine | null {
+  if (config.chromium === null) return null;
+  const executablePath = config.chromium ?? DEFAULT_CHROMIUM;
+  return existsSync(executablePath) ? chromiumCapture({ executablePath }) : null;
 }

@@ -2,7 +2,10 @@
 // migrate-no-source-scripts, migrate-ssrf-hardened, migrate-result-relayed): pages with headings, text, links and
 // an image, a robots.txt that disallows /private/, a script and a booking-widget embed that must never survive,
 // and a redirect to the cloud metadata address. It records every path it was asked for, so a scenario can tell
-// that /private/ was never requested. The target is told, through the fixtures protocol, that it may fetch this
+// that /private/ was never requested. The home page has a known layout for visual capture (rules
+// migrate-capture-then-typed, migrate-capture-allowance): a heading, a paragraph, a real image and a link whose words
+// ("Read our story") sit in no heading or paragraph, so only a conversion that keeps links keeps them; /many/ is a
+// second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it. The target is told, through the fixtures protocol, that it may fetch this
 // one loopback origin in test mode (POST /test-fixtures/v1/fetch-allowlist).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,12 +16,23 @@ export const TEST_WEBSITE = {
   privateText: 'PRIVATE PAGE THAT ROBOTS DISALLOW',
   scriptMarker: 'window.stolenCookies',
   embedHost: 'booking-widget.example',
+  /** The words of a link of the home page that no heading or paragraph holds. */
+  linkText: 'Read our story',
+  /** The pages under /many/ (its index included): more than the 20-page capture allowance of §4.3. */
+  manyPages: 25,
+  manyHeading: (n: number) => `Loopback page ${n} of many`,
 };
+
+/** A 120×80 striped PNG, so a captured page shows a real image. */
+const BREAD_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAHgAAABQCAIAAABd+SbeAAAAoElEQVR42u3ZQQ0AMAgEQeRUUzVVWJUgoq+6ICRMsgrmxxF5lgoKBKBBCzRo0BRAgxbottDvbhUEGjRogQYNGgFo0ALdF9pxbOsALdCgQVMADVqgQfsZuo9tHaAFGjRogQYt0KD9DGXrAC3QoEELNGiBBu1nKFsHaIEGDVqgQQs0aD9D2TpACzRo0AINWqBB+xnK1gFaoEGDFmjQAg16ZB821piMob2bxwAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title><script>${TEST_WEBSITE.scriptMarker} = document.cookie;</script></head><body>${body}</body></html>`;
 
-const PAGES: Record<string, { status: number; type: string; body: string; location?: string }> = {
+const PAGES: Record<string, { status: number; type: string; body: string | Buffer; location?: string }> = {
   '/robots.txt': { status: 200, type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' },
   '/': {
     status: 200,
@@ -28,14 +42,20 @@ const PAGES: Record<string, { status: number; type: string; body: string; locati
       `<h1>${TEST_WEBSITE.homeHeading}</h1><p>We bake every morning with local flour.</p>` +
         `<iframe src="https://${TEST_WEBSITE.embedHost}/book"></iframe>` +
         '<a href="/about">About</a> <a href="/private/secret">Staff only</a> <a href="/to-metadata">Old shop</a>' +
-        '<img src="/bread.png" alt="A loaf">',
+        '<img src="/bread.png" alt="A loaf" width="120" height="80">' +
+        `<div><a href="/about">${TEST_WEBSITE.linkText}</a></div>`,
     ),
   },
   '/about': { status: 200, type: 'text/html', body: page('About', `<h1>${TEST_WEBSITE.aboutHeading}</h1><p>Family run since 1990.</p><a href="/">Home</a>`) },
   '/private/secret': { status: 200, type: 'text/html', body: page('Private', `<h1>${TEST_WEBSITE.privateText}</h1>`) },
   '/to-metadata': { status: 302, type: 'text/plain', body: '', location: 'http://169.254.169.254/latest/meta-data/' },
-  '/bread.png': { status: 200, type: 'image/png', body: '\x89PNG\r\n\x1a\n' },
+  '/bread.png': { status: 200, type: 'image/png', body: BREAD_PNG },
 };
+const manyPath = (n: number) => (n === 1 ? '/many/' : `/many/p${n}`);
+for (let n = 1; n <= TEST_WEBSITE.manyPages; n++) {
+  const links = n === 1 ? Array.from({ length: TEST_WEBSITE.manyPages - 1 }, (_, i) => `<li><a href="${manyPath(i + 2)}">Page ${i + 2}</a></li>`).join('') : `<li><a href="/many/">All pages</a></li>`;
+  PAGES[manyPath(n)] = { status: 200, type: 'text/html', body: page(`Many ${n}`, `<h1>${TEST_WEBSITE.manyHeading(n)}</h1><p>Text of page ${n}.</p><ul>${links}</ul>`) };
+}
 
 export interface TestWebsite {
   url: string;

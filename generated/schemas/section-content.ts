@@ -5,7 +5,7 @@
  * via the `definition` "SectionType".
  */
 export type SectionType =
-  'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+  'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials' | 'captured';
 
 /**
  * Content schema of each section type: plain-text fields only, so raw HTML or CSS cannot enter (rules replace-section-schema-validated, replace-section-no-raw-markup).
@@ -127,6 +127,47 @@ export interface Testimonials {
     author: string;
   }[];
   minItems?: 0;
+}
+/**
+ * A region of a page taken by visual capture (migrate_site_from_url, rule migrate-capture-then-typed): positioned boxes whose text, links and images stay editable (update_section_text with field boxes/<n>/text or boxes/<n>/href; replace_section_content) while their positions, the region's internal layout, are fixed: x, y, w and h are numbers, which update_section_text refuses.
+ *
+ * This interface was referenced by `SectionContent`'s JSON-Schema
+ * via the `definition` "captured".
+ */
+export interface Captured {
+  /**
+   * Width in CSS pixels of the page the region was captured at.
+   */
+  width: number;
+  height: number;
+  /**
+   * @maxItems 300
+   */
+  boxes: {
+    /**
+     * text: a run of text; link: a link with its text (href editable); image: an image of the site's assets.
+     */
+    kind: 'text' | 'link' | 'image';
+    x: number;
+    y: number;
+    w: number;
+    h: number;
+    text?: string;
+    /**
+     * https URL, site path, mailto: or tel: link.
+     */
+    href?: string;
+    imageAssetId?: string;
+    alt?: string;
+    fontSize?: number;
+    lineHeight?: number;
+    /**
+     * The captured CSS font-family list, quotes removed.
+     */
+    fontFamily?: string;
+    bold?: boolean;
+    color?: string;
+  }[];
 }
 export interface TypedContent {
   type: SectionType;

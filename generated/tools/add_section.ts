@@ -10,7 +10,7 @@ export interface AddSectionTool {
 export interface AddSectionInput {
   websiteId?: string;
   pageId: string;
-  type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+  type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials' | 'captured';
   content: {};
   position?: number;
 }

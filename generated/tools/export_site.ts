@@ -92,7 +92,8 @@ export interface PortableSiteV1 {
        * <page>/<section>: sections of an import merge by it; a field is addressed as <page>/<section>#<field> in forceKeys.
        */
       externalKey: string;
-      type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+      type:
+        'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials' | 'captured';
       /**
        * Validated server-side against the type's schema in section-content.schema.json.
        */
@@ -110,7 +111,8 @@ export interface PortableSiteV1 {
        */
       blocks?: {
         key: string;
-        type: 'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials';
+        type:
+          'hero' | 'text' | 'image' | 'services' | 'gallery' | 'faq' | 'cta' | 'contact' | 'testimonials' | 'captured';
         /**
          * Validated server-side against the block type's schema in section-content.schema.json.
          */

@@ -24,5 +24,9 @@ export interface ListPagesOutput {
     kind: 'page' | 'post';
     hidden: boolean;
     sectionCount: number;
+    /**
+     * Pages a migration made (migrate_site_from_url): captured by visual capture, queued for it (counted in pagesAwaitingCapture), or typed. Absent on pages no migration made. Our choice (rule migrate-capture-status-listed).
+     */
+    capture?: 'captured' | 'queued' | 'typed';
   }[];
 }

@@ -19,7 +19,7 @@ export interface MigrateSiteFromUrlOutput {
   websiteId: string;
   editorUrl: string;
   /**
-   * visual: captured pages (text, images and links editable, layout fixed); typed: converted to typed sections; mixed: some pages each way.
+   * visual: every page captured (text, images and links editable, layout fixed); typed: every page converted to typed sections (always so for a re-sync with mergeIntoWebsiteId); mixed: some pages each way. Our values (rule migrate-fidelity-values).
    */
   fidelity: 'visual' | 'typed' | 'mixed';
   pagesFetched: number;

@@ -234,7 +234,12 @@ export async function importSnapshot(
   ws: WorkspaceDoc,
   connection: Connection,
   snapshot: PortableSite,
-  options: { mergeIntoWebsiteId?: string; forceKeys?: string[] },
+  options: {
+    mergeIntoWebsiteId?: string;
+    forceKeys?: string[];
+    /** Completes a new site inside the transaction that creates it (a migration's capture status and queue). */
+    completeNewSite?: (site: Site) => void;
+  },
   now: Date,
 ): Promise<ImportOutcome> {
   const listed = await fetchAssets(snapshot.assets ?? [], services.net);
@@ -263,6 +268,7 @@ export async function importSnapshot(
   const site = await services.store.transact(ws.id, (fresh, tx) => {
     checkSiteLimit(services.limits, fresh);
     const created = buildSite(snapshot, { [connection.createdBy]: 'owner' }, now, kept);
+    options.completeNewSite?.(created);
     fresh.sites[created.websiteId] = created;
     tx.index('site', created.websiteId); // committed with the site (rule store-lookups-with-document)
     return created;

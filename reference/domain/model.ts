@@ -89,6 +89,21 @@ export interface Site {
   deliveryTokens: { tokenHash: string; prefix: string; createdAt: string }[];
   /** Pending invitations created by confirmed grant_access plans; website-scoped, never workspace-wide. */
   invitations: Invitation[];
+  /**
+   * Pages a migration created typed beyond its capture allowance, waiting for the capture queue
+   * (domain/capture-queue.ts, rule migrate-capture-allowance). Absent when none wait.
+   */
+  captureQueue?: CaptureQueueItem[];
+}
+
+export interface CaptureQueueItem {
+  pageKey: string;
+  /** The source address the page was crawled from. */
+  url: string;
+  /** Origin of the migrated site: its links become paths of the migrated pages. */
+  siteOrigin: string;
+  queuedAt: string;
+  attempts: number;
 }
 
 export interface Invitation {
@@ -126,6 +141,8 @@ export interface Page {
   hidden: boolean;
   seo: { title: string; description: string };
   sections: Section[];
+  /** How a migration made the page (rules migrate-capture-then-typed, migrate-capture-status-listed); absent otherwise. */
+  capture?: 'captured' | 'queued' | 'typed';
 }
 
 export interface Section {

@@ -1,6 +1,7 @@
 // migrate_site_from_url end to end against a fake public web (injected resolver and transport; this machine
-// has no public network): bounded same-site crawl honouring robots.txt, scripts and embeds dropped, typed
-// fallback reported, every count relayed, and a re-sync by the typed path.
+// has no public network) on a server without a browser: bounded same-site crawl honouring robots.txt, scripts and
+// embeds dropped, the typed fallback reported (fidelity typed, nothing awaiting capture), every count relayed, and
+// a re-sync by the typed path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Network } from '../services.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -30,7 +31,9 @@ const net: Network = {
 };
 
 beforeAll(async () => {
-  test = await startTestServer('migrate', {}, { fakes: { net } });
+  // No browser (capture: null): every migration takes the typed path and says so (rule migrate-capture-then-typed);
+  // capture with a browser is reference/test/capture.test.ts.
+  test = await startTestServer('migrate', {}, { fakes: { net, capture: null } });
   const world = await test.fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
   mainId = world.sites.main!.websiteId;
   const { token } = await test.fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, scopes: ['site:read', 'content:write'] });
@@ -49,6 +52,7 @@ describe('migrate_site_from_url', () => {
     expect(envelope.ok, JSON.stringify(envelope.error)).toBe(true);
     const data = envelope.data;
     expect(data.fidelity).toBe('typed');
+    expect(data.pagesAwaitingCapture).toBe(0);
     expect(data.pagesFetched + data.pagesFailed).toBe(8);
     expect(data.truncated).toBe(true);
     expect(fetched).not.toContain('/private/x'); // disallowed by robots.txt: never fetched

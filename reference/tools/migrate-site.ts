@@ -1,17 +1,26 @@
 // migrate_site_from_url (§4.3): crawl a live address (bounded, robots-respecting, SSRF-hardened), convert
-// the pages and create the draft in one call. The reference server has no visual-capture engine, so every
-// migration takes the typed path and says so (fidelity "typed", actionsRequired); the result carries every
-// count so the caller relays it rather than reporting a clean success (rule migrate-result-relayed).
+// the pages and create the draft in one call. A new draft first tries visual capture (domain/capture.ts, rule
+// migrate-capture-then-typed) for up to the allowance of pages (limits.visualCaptureAllowancePages, rule
+// migrate-capture-allowance); the pages beyond it are created typed and queued for the capture queue
+// (domain/capture-queue.ts); a page the browser fails on, or every page when this server has no browser, is typed.
+// A re-sync with mergeIntoWebsiteId takes the typed path (rule migrate-merge-typed). fidelity says which path the
+// pages took (rule migrate-fidelity-values) and the result carries every count so the caller relays it rather
+// than reporting a clean success (rule migrate-result-relayed).
 import { DomainError } from '../domain/errors.js';
 import { crawl, type CrawledPage } from '../domain/crawler.js';
 import { checkUrl, systemResolve, UnsafeUrlError } from '../domain/safe-fetch.js';
 import { importSnapshot } from '../domain/import-merge.js';
 import type { PortablePage, PortableSite } from '../domain/portable-site.js';
+import { CaptureUnavailableError } from '../domain/capture.js';
+import { CapturedAssets, slugOfPath, withCapture } from '../domain/captured-page.js';
+import type { CaptureQueueItem, Page } from '../domain/model.js';
 import { editorUrl } from '../domain/site.js';
 import { defineTool } from './types.js';
 
-const slugOf = (path: string, i: number) => (path === '/' || path === '' ? 'home' : path.replace(/\.[a-z]+$/i, '').replace(/[^a-z0-9]+/gi, '-').replace(/^-+|-+$/g, '').toLowerCase().slice(0, 60) || `page-${i}`);
+const slugOf = (path: string, i: number) => slugOfPath(path) || `page-${i}`;
 const plain = (s: string, max: number) => s.replace(/[<>]/g, '').slice(0, max);
+/** How long one migration may spend capturing; pages it has no time for wait in the capture queue. */
+const CAPTURE_DEADLINE_MS = 60_000;
 
 /** The typed path: a hero from the first heading, then text sections, then a gallery of the page's images. */
 export function toTypedPage(page: CrawledPage, i: number): PortablePage {
@@ -40,15 +49,70 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   if (!first) {
     throw new DomainError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
   }
-  const pages = result.pages.map(toTypedPage);
   const seen = new Set<string>();
-  const unique = pages.filter((p) => (seen.has(p.key) ? false : (seen.add(p.key), true)));
-  const snapshot: PortableSite = { format: 'PortableSiteV1', site: { name: first.title || new URL(args.url).hostname }, pages: unique };
-  const imported = await importSnapshot(rt, ws, connection, snapshot, { mergeIntoWebsiteId: args.mergeIntoWebsiteId }, now);
+  const crawled = result.pages.map((page, i) => ({ page, typed: toTypedPage(page, i) })).filter(({ typed }) => (seen.has(typed.key) ? false : (seen.add(typed.key), true)));
+
+  // Visual capture first, for a new draft only: a re-sync takes the typed path (rule migrate-merge-typed).
+  const merging = args.mergeIntoWebsiteId !== undefined;
+  const engine = merging ? null : rt.capture;
+  let captureAvailable = engine !== null && (await engine.available());
+  const allowance = rt.limits.visualCaptureAllowancePages;
+  const siteOrigin = new URL(first.url).origin;
+  const assets = new CapturedAssets();
+  const status = new Map<string, NonNullable<Page['capture']>>();
+  const queue: CaptureQueueItem[] = [];
+  const deadline = Date.now() + CAPTURE_DEADLINE_MS;
+  let captureFailed = 0;
+  let capturedCount = 0;
+  const pages: PortablePage[] = [];
+  for (const { page, typed } of crawled) {
+    if (!captureAvailable || !engine) {
+      status.set(typed.key, 'typed');
+      pages.push(typed);
+    } else if (capturedCount >= allowance || Date.now() > deadline) {
+      // Beyond the allowance (or out of time): typed now, captured later by the queue (rule migrate-capture-allowance).
+      status.set(typed.key, 'queued');
+      queue.push({ pageKey: typed.key, url: page.url, siteOrigin, queuedAt: now.toISOString(), attempts: 0 });
+      pages.push(typed);
+    } else {
+      try {
+        const withRegions = withCapture(typed, await engine.capture(page.url, rt.net), siteOrigin, assets);
+        status.set(typed.key, withRegions ? 'captured' : 'typed');
+        if (withRegions) capturedCount++;
+        pages.push(withRegions ?? typed);
+      } catch (error) {
+        // This page (or, with no browser, every page from here on) falls back to typed sections.
+        if (error instanceof CaptureUnavailableError) captureAvailable = false;
+        else captureFailed++;
+        status.set(typed.key, 'typed');
+        pages.push(typed);
+      }
+    }
+  }
+  const snapshot: PortableSite = { format: 'PortableSiteV1', site: { name: first.title || new URL(args.url).hostname }, pages, ...(assets.assets.length ? { assets: assets.assets } : {}) };
+  const imported = await importSnapshot(
+    rt,
+    ws,
+    connection,
+    snapshot,
+    {
+      mergeIntoWebsiteId: args.mergeIntoWebsiteId,
+      completeNewSite: (site) => {
+        for (const p of site.draft.pages) p.capture = status.get(p.key) ?? 'typed';
+        if (queue.length > 0) site.captureQueue = queue;
+      },
+    },
+    now,
+  );
+  if (!imported.merged && queue.length > 0) rt.captureQueue.kick(ws.id);
   note(imported.summary);
+  const fidelity = capturedCount === 0 ? ('typed' as const) : capturedCount === pages.length ? ('visual' as const) : ('mixed' as const);
   const dropped = result.pages.reduce((n, p) => n + p.droppedEmbeds, 0);
   const actionsRequired = [
-    'Visual capture is not available on this server; pages were converted to typed sections. Review the layout in the editor.',
+    ...(merging ? ['The re-sync took the typed path: changed text arrived in typed sections; captured regions were left as they were. Review the pages in the editor.'] : []),
+    ...(!merging && capturedCount === 0 ? ['Visual capture was not available for this migration; pages were converted to typed sections. Review the layout in the editor.'] : []),
+    ...(captureFailed > 0 ? [`${captureFailed} pages could not be captured and were converted to typed sections; review their layout in the editor.`] : []),
+    ...(queue.length > 0 ? [`${queue.length} pages are beyond the free capture allowance of ${allowance} pages: they are typed for now and wait in the capture queue; list_pages shows each page's capture status.`] : []),
     ...(dropped > 0 ? [`${dropped} scripts, widgets or embeds were not carried over; re-add booking or contact features with the site's own tools.`] : []),
     ...(result.failed.length > 0 ? [`${result.failed.length} pages could not be read.`] : []),
     ...(result.truncated ? ['The crawl stopped at its page or time bound; run it again with mergeIntoWebsiteId to continue.'] : []),
@@ -56,14 +120,12 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   return {
     websiteId: imported.websiteId,
     editorUrl: editorUrl(rt.baseUrl, imported.websiteId),
-    fidelity: 'typed' as const,
+    fidelity,
     pagesFetched: result.pages.length,
     pagesFailed: result.failed.length,
-    // This server has no capture engine, so no page waits in its queue; the 20-page allowance
-    // (limits.visualCaptureAllowancePages) would bound one.
-    pagesAwaitingCapture: 0,
+    pagesAwaitingCapture: queue.length,
     truncated: result.truncated,
-    assetsSkipped: imported.assetsSkipped.length,
+    assetsSkipped: imported.assetsSkipped.length + assets.skipped.length,
     actionsRequired,
   };
 });

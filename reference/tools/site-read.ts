@@ -35,7 +35,8 @@ const get_site_overview = defineTool('get_site_overview', ({ rt, site }) => ({
 }));
 
 const list_pages = defineTool('list_pages', ({ site }) => ({
-  pages: site.draft.pages.map((p) => ({ pageId: p.pageId, slug: p.slug, title: p.title, kind: p.kind, hidden: p.hidden, sectionCount: p.sections.length })),
+  // capture: how a migration made the page, absent on pages no migration made (rule migrate-capture-status-listed).
+  pages: site.draft.pages.map((p) => ({ pageId: p.pageId, slug: p.slug, title: p.title, kind: p.kind, hidden: p.hidden, sectionCount: p.sections.length, ...(p.capture ? { capture: p.capture } : {}) })),
 }));
 
 const get_page = defineTool('get_page', ({ site, args }) => {

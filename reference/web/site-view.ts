@@ -53,6 +53,39 @@ export interface SectionView {
   images: { src: string; alt: string; caption: string }[];
   /** The section's button link, a site path resolved against the site's address; null when it has none. */
   href: string | null;
+  /** A captured region (rule migrate-capture-then-typed): its size and its positioned boxes; null for other types. */
+  captured: { style: string; boxes: CapturedBoxView[] } | null;
+}
+
+export interface CapturedBoxView {
+  kind: 'text' | 'link' | 'image';
+  /** Position and type style, built here from numbers and a checked colour only. */
+  style: string;
+  text: string;
+  href: string | null;
+  image: { src: string; alt: string } | null;
+}
+
+const px = (n: unknown, max: number) => Math.min(max, Math.max(0, Math.round(Number(n) || 0)));
+
+/** A captured region's boxes at their captured positions: the region's internal layout is fixed (§4.3). */
+function capturedView(c: Record<string, unknown>, assets: readonly Asset[], basePath: string): SectionView['captured'] {
+  const boxes = Array.isArray(c.boxes) ? (c.boxes as Record<string, unknown>[]) : [];
+  return {
+    style: `width:${px(c.width, 4000)}px;height:${px(c.height, 20000)}px`,
+    boxes: boxes.map((b) => {
+      const type = [
+        `left:${px(b.x, 4000)}px;top:${px(b.y, 20000)}px;width:${px(b.w, 4000)}px;height:${px(b.h, 20000)}px`,
+        ...(b.fontSize ? [`font-size:${px(b.fontSize, 200)}px`] : []),
+        ...(b.lineHeight ? [`line-height:${px(b.lineHeight, 400)}px`] : []),
+        ...(typeof b.fontFamily === 'string' && /^[A-Za-z0-9 ,-]{1,120}$/.test(b.fontFamily) ? [`font-family:${b.fontFamily}`] : []),
+        ...(b.bold ? ['font-weight:700'] : []),
+        ...(typeof b.color === 'string' && COLOUR.test(b.color) ? [`color:${b.color}`] : []),
+      ].join(';');
+      const kind = b.kind === 'image' || b.kind === 'link' ? b.kind : 'text';
+      return { kind, style: type, text: typeof b.text === 'string' ? b.text : '', href: kind === 'link' ? linkOf(b.href, basePath) : null, image: kind === 'image' ? imageOf(b, assets) : null };
+    }),
+  };
 }
 
 /** A link a section carries (https, a site path, mailto: or tel: by schema); anything else is dropped. */
@@ -78,7 +111,7 @@ function sectionView(section: Section, assets: readonly Asset[], basePath: strin
         return image ? [{ ...image, caption: typeof item.caption === 'string' ? item.caption : '' }] : [];
       })
     : [];
-  return { key: section.key, type: section.type, classes, c, paragraphs: paragraphs(c.body ?? c.subheading), image: imageOf(c, assets), images, href: linkOf(c.buttonHref, basePath) };
+  return { key: section.key, type: section.type, classes, c, paragraphs: paragraphs(c.body ?? c.subheading), image: imageOf(c, assets), images, href: linkOf(c.buttonHref, basePath), captured: section.type === 'captured' ? capturedView(c, assets, basePath) : null };
 }
 
 export interface SiteViewOptions {

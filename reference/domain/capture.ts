@@ -1,0 +1,225 @@
+// Visual capture for migrate_site_from_url (§4.3, rule migrate-capture-then-typed): a page is loaded in headless
+// Chromium (playwright-core) and its laid-out DOM read back as positioned boxes of text, links and images.
+//
+// Nothing of the source runs or reaches the network on its own (rules migrate-no-source-scripts,
+// migrate-ssrf-hardened):
+// - the page's JavaScript is disabled (javaScriptEnabled: false), so no script, booking widget or embed runs;
+//   frames other than the page itself (iframes, embeds) are never loaded, and scripts are not even fetched;
+// - every request the page makes is intercepted (context.route) and answered only through safeFetch with the
+//   server's network service, the same SSRF-hardened fetch the crawler uses (public addresses only, each redirect
+//   re-checked, capped, time-bounded; the test-mode allow-list is the network's, never a capture option);
+// - as a second fence, Chromium resolves no host name itself (--host-resolver-rules) and sends anything that
+//   escaped the interception to a closed proxy port, so a request outside route() fails instead of connecting.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
+import type { Network } from '../services.js';
+
+export interface CapturedBox {
+  kind: 'text' | 'link' | 'image';
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  text?: string;
+  /** Absolute URL of a link, as the page gave it. */
+  href?: string;
+  /** Absolute URL of an image. */
+  src?: string;
+  alt?: string;
+  fontSize?: number;
+  lineHeight?: number;
+  fontFamily?: string;
+  bold?: boolean;
+  color?: string;
+}
+
+/** One vertical band of the page (a top-level region) and the boxes whose top lies in it, in page coordinates. */
+export interface CapturedRegion {
+  top: number;
+  height: number;
+  boxes: CapturedBox[];
+}
+
+export interface PageCapture {
+  /** The address the page was loaded from. */
+  url: string;
+  /** Width of the laid-out page in CSS pixels. */
+  width: number;
+  regions: CapturedRegion[];
+}
+
+export interface CaptureEngine {
+  /** Loads `url` (only through `net`) and reads its layout; throws when the page cannot be captured. */
+  capture(url: string, net: Network): Promise<PageCapture>;
+  /** Whether a browser can be started; false when none is installed (the server then stays on the typed path). */
+  available(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class CaptureUnavailableError extends Error {}
+
+export const CAPTURE_LIMITS = {
+  viewport: { width: 1280, height: 800 },
+  /** One page's load, including its subresources. */
+  pageTimeoutMs: 10_000,
+  /** Requests one page may make besides itself; the rest are refused. */
+  maxRequests: 100,
+  /** Bytes one subresource may have (the crawler's page cap for the document). */
+  maxResourceBytes: 5 * 1024 * 1024,
+  maxBoxes: 300,
+  maxRegions: 30,
+  maxWidth: 4000,
+  maxHeight: 20_000,
+};
+
+// Resource types a capture needs: the page, its styles, images and fonts. Scripts would never run (JavaScript is
+// off) and frames are never loaded (rule migrate-no-source-scripts); media, sockets and the rest are not needed.
+const FETCHED_TYPES = new Set(['document', 'stylesheet', 'image', 'font']);
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-features=NetworkPrediction,DnsOverHttps',
+  // Second fence (rule migrate-ssrf-hardened): no name resolves and nothing connects outside route().
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
+];
+
+// The script that reads the layout inside the page: plain JavaScript read as text, so no compiler helper (tsx's
+// __name) ends up in the page; CDP evaluates it even with the page's own scripts off.
+const READ_LAYOUT = readFileSync(fileURLToPath(new URL('./capture-layout.browser.js', import.meta.url)), 'utf8');
+
+/** Answers one intercepted request through safeFetch, or refuses it (rules migrate-ssrf-hardened, migrate-no-source-scripts). */
+async function serveThroughSafeFetch(route: Route, net: Network, budget: { requests: number }, mainUrl: string): Promise<void> {
+  const request = route.request();
+  const url = request.url();
+  const type = request.resourceType();
+  const isPage = type === 'document' && request.frame().parentFrame() === null && request.isNavigationRequest();
+  if (!FETCHED_TYPES.has(type) || (type === 'document' && !isPage) || (isPage && url !== mainUrl) || request.method() !== 'GET' || !/^https?:/.test(url)) {
+    await route.abort('blockedbyclient');
+    return;
+  }
+  if (!isPage && --budget.requests < 0) {
+    await route.abort('blockedbyclient');
+    return;
+  }
+  try {
+    const res = await safeFetch(url, { maxBytes: CAPTURE_LIMITS.maxResourceBytes, timeoutMs: 5000, maxRedirects: 3, ...net });
+    // Only what a capture reads: never a cookie or anything the source would set.
+    await route.fulfill({ status: res.status, contentType: res.contentType || 'application/octet-stream', body: res.body });
+  } catch (error) {
+    await route.abort(error instanceof UnsafeUrlError ? 'addressunreachable' : 'failed');
+  }
+}
+
+/**
+ * The capture engine on Debian's Chromium (or any Chromium at `executablePath`). The browser starts on the first
+ * capture, serves one page at a time and closes after `idleMs` without work; when it cannot start, available()
+ * answers false for `retryMs` before trying again, and capture() throws CaptureUnavailableError.
+ */
+export function chromiumCapture(options: { executablePath: string; idleMs?: number; retryMs?: number }): CaptureEngine {
+  const idleMs = options.idleMs ?? 30_000;
+  const retryMs = options.retryMs ?? 60_000;
+  let browser: Promise<Browser> | undefined;
+  let failedAt = -Infinity;
+  let idle: NodeJS.Timeout | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  let tab: { browser: Browser; page: Page } | undefined;
+  /** What the page being captured may fetch: the network of its migration, its request budget and its own address. */
+  const current: { net: Network | undefined; requests: number; mainUrl: string } = { net: undefined, requests: 0, mainUrl: '' };
+
+  const launch = (): Promise<Browser> => {
+    if (!browser) {
+      browser = chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS, timeout: 20_000 });
+      browser.catch(() => {
+        failedAt = Date.now();
+        browser = undefined;
+      });
+    }
+    return browser;
+  };
+  const shutDown = async () => {
+    const open = browser;
+    browser = undefined;
+    tab = undefined;
+    await open?.then((b) => b.close()).catch(() => undefined);
+  };
+  const armIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => void shutDown(), idleMs);
+    idle.unref();
+  };
+
+  const captureOne = async (url: string, net: Network): Promise<PageCapture> => {
+    if (closed) throw new CaptureUnavailableError('the capture engine is closed');
+    if (Date.now() - failedAt < retryMs) throw new CaptureUnavailableError('no browser could be started');
+    let b: Browser;
+    try {
+      b = await launch();
+    } catch (error) {
+      throw new CaptureUnavailableError(`no browser could be started (${(error as Error).message.split('\n')[0]})`);
+    }
+    clearTimeout(idle);
+    // One context and one page serve every capture of this browser (captures run one at a time): making them
+    // per page costs more than the capture itself. Nothing carries over between pages: scripts never run and the
+    // answers carry no cookie (serveThroughSafeFetch passes the body and its type only).
+    try {
+      if (!tab || tab.browser !== b || tab.page.isClosed()) {
+        const context = await b.newContext({ javaScriptEnabled: false, viewport: CAPTURE_LIMITS.viewport, serviceWorkers: 'block', acceptDownloads: false });
+        const state = current;
+        await context.route('**/*', (route) => (state.net ? serveThroughSafeFetch(route, state.net, state, state.mainUrl) : route.abort('blockedbyclient')));
+        tab = { browser: b, page: await context.newPage() };
+      }
+      current.net = net;
+      current.requests = CAPTURE_LIMITS.maxRequests;
+      current.mainUrl = new URL(url).href;
+      const page = tab.page;
+      const response = await page.goto(current.mainUrl, { waitUntil: 'load', timeout: CAPTURE_LIMITS.pageTimeoutMs });
+      if (!response || response.status() !== 200) throw new Error(`HTTP ${response?.status() ?? 'no answer'}`);
+      const { maxBoxes, maxRegions, maxWidth, maxHeight } = CAPTURE_LIMITS;
+      const { width, regions } = (await page.evaluate(`(${READ_LAYOUT.trim().replace(/;$/, '')})(${JSON.stringify({ maxBoxes, maxRegions, maxWidth, maxHeight })})`)) as { width: number; regions: CapturedRegion[] };
+      return { url: current.mainUrl, width, regions };
+    } catch (error) {
+      // A page that failed may leave the tab mid-load: the next capture starts from a fresh one.
+      await tab?.page.context().close().catch(() => undefined);
+      tab = undefined;
+      throw error;
+    } finally {
+      current.net = undefined;
+      armIdle();
+    }
+  };
+
+  return {
+    capture(url, net) {
+      // One page at a time: Chromium is the heaviest thing this server runs.
+      const run = queue.then(() => captureOne(url, net));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    async available() {
+      if (closed || Date.now() - failedAt < retryMs) return false;
+      try {
+        await launch();
+        armIdle();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      closed = true;
+      clearTimeout(idle);
+      await queue.catch(() => undefined);
+      await shutDown();
+    },
+  };
+}
