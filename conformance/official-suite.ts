@@ -22,6 +22,21 @@ if (!values.url || !token) usageError('official-suite: give --url (the MCP endpo
 const timeoutMs = Number(values['timeout-ms'] ?? 120_000);
 if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) usageError('official-suite: --timeout-ms must be a positive whole number of milliseconds.');
 
+// Before a run of 30 scenarios: is the endpoint there, and does it take this token? (exit 2, one sentence)
+try {
+  const answer = await fetch(values.url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'site-mcp-official-suite', version: '1' } } }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  await answer.body?.cancel();
+  if (answer.status === 401 || answer.status === 403) usageError(`official-suite: ${values.url} refused this token (HTTP ${answer.status}); give a valid bearer token for that endpoint.`);
+  if (answer.status === 404) usageError(`official-suite: ${values.url} answered 404; give the MCP endpoint itself (for this interface <base>/api/mcp).`);
+} catch (error) {
+  usageError(`official-suite: cannot reach ${values.url} (${(error as Error).message}); is the server running there?`);
+}
+
 let baseline;
 try {
   baseline = await loadOfficialBaseline(values.baseline ?? fileURLToPath(new URL('official-mcp-baseline.yaml', import.meta.url)));

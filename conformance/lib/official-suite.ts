@@ -52,11 +52,19 @@ export interface Comparison {
 
 const PACKAGE = '@modelcontextprotocol/conformance';
 
-/** The installed suite's entry point and version (from its package.json). */
-export async function installedSuite(): Promise<{ bin: string; version: string }> {
+/**
+ * The installed suite's entry point and version (from its package.json). It is a dev dependency of this
+ * repository; an installed site-mcp package does not bring it, so its absence is said in one sentence.
+ */
+export async function installedSuite(wanted = 'the version in conformance/official-mcp-baseline.yaml'): Promise<{ bin: string; version: string }> {
   const require = createRequire(import.meta.url);
-  // The package has a bin and no main or exports map, so its package.json is what resolves.
-  const dir = dirname(require.resolve(`${PACKAGE}/package.json`));
+  let dir: string;
+  try {
+    // The package has a bin and no main or exports map, so its package.json is what resolves.
+    dir = dirname(require.resolve(`${PACKAGE}/package.json`));
+  } catch {
+    throw new Error(`${PACKAGE} is not installed here; install ${wanted} beside the kit (npm install --no-save ${PACKAGE}@${wanted.startsWith('the ') ? '<version>' : wanted}).`);
+  }
   const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
   return { bin: join(dir, Object.values(pkg.bin)[0]!), version: pkg.version };
 }
@@ -78,7 +86,7 @@ export async function readOutcomes(outputDir: string): Promise<ScenarioOutcome[]
     const checks = JSON.parse(await readFile(join(outputDir, entry, 'checks.json'), 'utf8')) as { id: string; status: string; errorMessage?: string }[];
     const failures = checks
       .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
-      .map((c) => `${c.id} ${c.status}: ${c.errorMessage ?? (c as { details?: { message?: string } }).details?.message ?? ''}`);
+      .map((c) => `${c.id} ${c.status}: ${(c.errorMessage ?? (c as { details?: { message?: string } }).details?.message ?? '').trim()}`);
     outcomes.push({ scenario: match[1]!, failed: failures.length > 0, failures });
   }
   return outcomes;
@@ -101,7 +109,10 @@ export function compareWithBaseline(outcomes: ScenarioOutcome[], baseline: Offic
  * process, killed after `timeoutMs`.
  */
 export async function runOfficialSuite(options: { mcpUrl: string; token: string; baseline: OfficialBaseline; timeoutMs: number }): Promise<OfficialRun> {
-  const { bin } = await installedSuite();
+  const { bin, version } = await installedSuite(options.baseline.version);
+  if (version !== options.baseline.version) {
+    throw new Error(`the baseline is for ${PACKAGE} ${options.baseline.version} but ${version} is installed; judge the new version's outcome before changing the baseline's version.`);
+  }
   const target = new URL(options.mcpUrl);
   const proxy = await startBearerProxy(target.origin, options.token);
   const work = await mkdtemp(join(tmpdir(), 'site-mcp-official-'));

@@ -137,13 +137,24 @@ describe('conformance/official-suite.ts, the command for any endpoint', () => {
       });
     });
 
-  it('exits 0 against the reference with its token, and 2 with one sentence without one', async () => {
+  it('exits 0 against the reference with its token', async () => {
     const ok = await command(['--url', `${target.url}/api/mcp`, '--token', token]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/✓ server-initialize/);
     expect(ok.stdout).not.toContain(token);
-    const usage = await command(['--url', `${target.url}/api/mcp`]);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr.trim().split('\n')).toHaveLength(1);
   }, SUITE_TIMEOUT_MS + 20_000);
+
+  it('exits 2 with one sentence, before running anything, without a token, with a refused one, or with no server', async () => {
+    for (const [args, said] of [
+      [['--url', `${target.url}/api/mcp`], /give --url .* and --token/],
+      [['--url', `${target.url}/api/mcp`, '--token', 'smcp_live_not-a-token'], /refused this token \(HTTP 401\)/],
+      [['--url', 'http://127.0.0.1:9/api/mcp', '--token', token], /cannot reach/],
+    ] as const) {
+      const { code, stdout, stderr } = await command([...args]);
+      expect(code, stdout + stderr).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(said);
+      expect(stdout).toBe('');
+    }
+  }, 60_000);
 });
