@@ -165,6 +165,32 @@ Feature: Domains
       { "hostname": "{{host:shop}}" }
       """
     Then the call fails with "owner_only"
+    # The refusal is the role's, not the address's: once it is verified, the same call fails for the editor and
+    # succeeds for the owner (§4.3 "owner-only, stricter than owner-or-editor").
+    When the role of "olive" on "main" becomes "owner"
+    And "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call succeeds
+    Given the DNS zone serves the records the last call asked for
+    When "agent" calls "connect_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the data at "/status" equals "{{decision:domain-status-values:verified}}"
+    When the role of "olive" on "main" becomes "editor"
+    And "agent" calls "set_primary_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call fails with "owner_only"
+    When the role of "olive" on "main" becomes "owner"
+    And "agent" calls "set_primary_domain" with:
+      """
+      { "hostname": "{{host:shop}}" }
+      """
+    Then the call succeeds
 
   @rule:throttle-connect-domain
   Scenario: connect_domain has its own per-workspace throttle

@@ -2,6 +2,7 @@
 // leaving a step out (index.ts omitSteps): a step replaced by a weaker one, or one added.
 import { DomainError } from '../../reference/domain/errors.js';
 import type { Call, CallStep } from '../../reference/mcp/pipeline.js';
+import { checkRole } from '../../reference/domain/authorize.js';
 
 /** authz-cross-tenant-not-found: a website id that is not in the workspace answers "belongs to another account". */
 export function tellForeignWebsites(steps: readonly CallStep[]): CallStep[] {
@@ -46,4 +47,23 @@ export function areaBeforeScope(steps: readonly CallStep[]): CallStep[] {
   const rest = steps.filter((step) => step !== area);
   const at = rest.findIndex((step) => step.rule === 'scope-ceiling');
   return [...rest.slice(0, at), area, ...rest.slice(at)];
+}
+
+/**
+ * domain-write-owner-only: set_primary_domain is checked like any domain:write tool of an editor, without its
+ * owner-only gate (connect_domain keeps it), so an editor's connection chooses the primary address.
+ */
+export function primaryDomainForEditors(steps: readonly CallStep[]): CallStep[] {
+  return steps.map((step) => {
+    if (step.rule !== 'connection-live-role-recheck' || !('run' in step)) return step;
+    const recheck = step.run;
+    return {
+      rule: step.rule,
+      run: (call: Call) => {
+        if (call.name !== 'set_primary_domain' || !call.site || !call.tool) return recheck(call);
+        const gate = { ...call.tool.gate, minRole: 'editor' as const, gates: call.tool.gate.gates.filter((g) => g !== 'owner-only') };
+        checkRole(call.ws, call.connection, call.site, gate, call.name);
+      },
+    };
+  });
 }

@@ -24,7 +24,7 @@ import type { Runtime } from '../../reference/runtime.js';
 import type Router from '@koa/router';
 import { deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
 import { loadJson } from '../../spec/index.js';
-import { areaBeforeScope, logArgumentsOfFailures, tellForeignWebsites } from './call-path.js';
+import { areaBeforeScope, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
 
 const referenceLimits = loadJson<Limits>('limits.json');
@@ -51,6 +51,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'authz-cross-tenant-not-found': { steps: tellForeignWebsites },
   'activity-pii-free': { steps: logArgumentsOfFailures },
   'authz-denial-order': { steps: areaBeforeScope },
+  'domain-write-owner-only': { steps: primaryDomainForEditors },
   // Limits (spec/limits.json).
   'plan-expiry-five-minutes': { limits: { planLifetimeSeconds: 86_400 } },
   // Activity kept for 30 days only.
