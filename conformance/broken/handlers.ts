@@ -270,3 +270,23 @@ export const exportWithoutAnalytics: HandlerOf<'export_site'> = async (ctx) => {
   const { snapshot } = await handlers.export_site(ctx);
   return { snapshot: { ...snapshot, analytics: {} } };
 };
+
+/**
+ * domain-other-site-same-as-missing: a hostname another site connected is refused with its own message ("taken"),
+ * unlike one that does not exist, so an answer tells which addresses other tenants use.
+ */
+function tellTakenHostnames<T extends 'connect_domain' | 'set_primary_domain'>(tool: T): HandlerOf<T> {
+  const real = handlers[tool] as unknown as (ctx: ContextOf<T>) => Promise<unknown>;
+  return (async (ctx: ContextOf<T>) => {
+    try {
+      return await real(ctx);
+    } catch (error) {
+      const hostname = String((ctx.args as { hostname: string }).hostname).toLowerCase();
+      const owner = error instanceof DomainError && error.code === 'not_found' ? await ctx.rt.store.lookupDirectory('hostname', hostname) : undefined;
+      if (owner && owner !== ctx.site?.websiteId) throw new DomainError('not_found', `${hostname} is already connected to another account's website.`);
+      throw error;
+    }
+  }) as unknown as HandlerOf<T>;
+}
+export const connectTellsTaken = tellTakenHostnames('connect_domain');
+export const primaryTellsTaken = tellTakenHostnames('set_primary_domain');
