@@ -4,8 +4,10 @@ import { DomainError } from '../domain/errors.js';
 
 /**
  * The body, refused once it passes `maxBytes`. Read through events rather than an async iterator, which cost a
- * promise per chunk on every MCP call (issue 16). Over the cap the request is destroyed, as leaving a for-await
- * loop did, so the rest of an oversized upload is never read.
+ * promise per chunk on every MCP call (issue 16); the listeners are unnamed and left on the finished request,
+ * because under tsx every named closure is also renamed (keepNames), per request. Over the cap the request is
+ * destroyed, as leaving a for-await loop did, so the rest of an oversized upload is never read. A promise settles
+ * once: the close that follows every end changes nothing.
  */
 export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
@@ -14,21 +16,16 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buf
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const settle = (error?: Error) => {
-      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
-      if (error) reject(error);
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) return void chunks.push(chunk);
-      settle(new DomainError('over_cap', `Request body over ${maxBytes} bytes.`));
+      reject(new DomainError('over_cap', `Request body over ${maxBytes} bytes.`));
       req.destroy();
-    };
-    const onEnd = () => settle();
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on('error', reject);
     // Closed before its end: the client went away mid-body (the iterator rejected with "aborted" here too).
-    const onClose = () => settle(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
+    req.on('close', () => reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
   });
 }
 

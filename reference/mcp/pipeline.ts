@@ -234,11 +234,16 @@ export const CALL_STEPS: readonly CallStep[] = [
   { rule: 'tool-output-schema', run: checkAnswer },
 ];
 
-/** Runs `steps` from the first; an `around` step runs the rest inside itself. */
-async function runSteps(steps: readonly CallStep[], call: Call): Promise<void> {
-  for (const [i, step] of steps.entries()) {
-    if ('around' in step) return step.around(call, () => runSteps(steps.slice(i + 1), call));
-    await step.run(call);
+/**
+ * Runs `steps` from `from`; an `around` step runs the rest inside itself. A step that answers synchronously is not
+ * awaited: most steps are plain checks, and an await each was a dozen microtask turns per call (issue 16).
+ */
+async function runSteps(steps: readonly CallStep[], call: Call, from = 0): Promise<void> {
+  for (let i = from; i < steps.length; i++) {
+    const step = steps[i]!;
+    if ('around' in step) return step.around(call, () => runSteps(steps, call, i + 1));
+    const pending = step.run(call);
+    if (pending) await pending;
   }
 }
 
