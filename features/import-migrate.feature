@@ -283,6 +283,87 @@ Feature: Import and migration
     Then the data contains "Edited in the app after the migration"
     And the data contains "About the loopback bakery"
 
+  # §4.3 leaves open whether a target can capture at all and what fidelity's values are; by the source a re-sync
+  # with mergeIntoWebsiteId takes the typed path, so the fidelity it reports is the target's typed value. A new
+  # migration reporting another value says it captured, and then owes what a capture is.
+  @rule:migrate-capture-then-typed
+  Scenario: A new migration that says it captured keeps the page's links; a re-sync names the typed path
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/", "mergeIntoWebsiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    When the data at "/fidelity" is remembered as "typed fidelity"
+    And "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/" }
+      """
+    Then the call succeeds
+    When the data at "/fidelity" is remembered as "new fidelity"
+    And the data at "/websiteId" is remembered as "migrated"
+    And "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:migrated}}" }
+      """
+    Then the call succeeds
+    And unless the remembered "new fidelity" equals the remembered "typed fidelity", the data contains "Read our story"
+
+  @rule:migrate-capture-allowance
+  Scenario: Of the kit's 25-page website at most 20 pages are captured; the rest are counted as awaiting capture
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/many/", "maxPages": 40 }
+      """
+    Then the call succeeds
+    When the data at "/fidelity" is remembered as "new fidelity"
+    And the data at "/pagesFetched" is remembered as "fetched"
+    And the data at "/pagesAwaitingCapture" is remembered as "awaiting"
+    And "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/many/", "maxPages": 40, "mergeIntoWebsiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    When the data at "/fidelity" is remembered as "typed fidelity"
+    Then unless the remembered "new fidelity" equals the remembered "typed fidelity", the remembered "awaiting" is at least the remembered "fetched" minus 20
+
+  @rule:migrate-fidelity-values
+  Scenario: fidelity is typed for a re-sync and one of visual, typed or mixed for a new migration
+    Given the target adopts the decision "migrate-fidelity-values"
+    And "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/", "mergeIntoWebsiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    And the data at "/fidelity" equals "typed"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/many/", "maxPages": 40 }
+      """
+    Then the call succeeds
+    And the data at "/fidelity" is one of "visual, typed, mixed"
+
+  @rule:migrate-capture-status-listed
+  Scenario: list_pages shows as many pages queued for capture as the migration said await it
+    Given the target adopts the decision "migrate-capture-status-listed"
+    And "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/many/", "maxPages": 40 }
+      """
+    Then the call succeeds
+    When the data at "/pagesAwaitingCapture" is remembered as "awaiting"
+    And the data at "/websiteId" is remembered as "many"
+    And "ws" calls "list_pages" with:
+      """
+      { "websiteId": "{{remembered:many}}" }
+      """
+    Then the call succeeds
+    And the data at "/pages" has 25 items
+    And as many items at "/pages" have "capture" "queued" as the remembered "awaiting"
+
   @rule:import-site-assets-revalidated
   Scenario: Images named inside section content go through the same asset checks as listed assets
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"

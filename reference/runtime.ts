@@ -64,7 +64,7 @@ export interface Config {
    * /usr/bin/chromium when it exists. Without a browser every migration is typed (rule migrate-capture-then-typed).
    */
   chromium?: string | null;
-  /** How long the capture queue waits after a migration before it captures the pages beyond the allowance (default 2000 ms). */
+  /** How long the capture queue waits after a migration before it captures the pages beyond the allowance (default 10 s: the migration's caller reads its result first). */
   captureQueueDelayMs?: number;
 }
 
@@ -113,7 +113,7 @@ export class Runtime {
     this.handlers = handlers;
     this.callSteps = callSteps;
     ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits, capture: this.capture } = services);
-    this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, clock: this.clock, delayMs: config.captureQueueDelayMs ?? 2000 });
+    this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, clock: this.clock, delayMs: config.captureQueueDelayMs ?? 10_000 });
     // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
     this.activity = new ActivityLog(config.dataDir, this.limits.activityRetentionDays);
   }

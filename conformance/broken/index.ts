@@ -26,6 +26,7 @@ import { deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
 import { loadJson } from '../../spec/index.js';
 import { areaBeforeScope, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
+import * as capture from './capture.js';
 
 const referenceLimits = loadJson<Limits>('limits.json');
 import { askOnlyTheHostname, everyAddressExists, ignoreRobots, keepCreatedDocuments, keepFailedWrites } from './services.js';
@@ -89,6 +90,12 @@ export const BROKEN: Record<string, BrokenServer> = {
   'connect-domain-before-dns': { services: (s) => ({ ...s, dns: askOnlyTheHostname(s.dns) }) },
   'domain-nonexistent-address': { services: (s) => ({ ...s, dns: everyAddressExists(s.dns) }) },
   'migrate-crawl-bounded': { services: (s) => ({ ...s, net: ignoreRobots(s.net) }) },
+  // Migration's visual capture (capture.ts): a typed draft (no browser) reported as captured; a re-sync reported as
+  // captured; queued pages listed as captured; an allowance of 1000 pages instead of 20.
+  'migrate-capture-then-typed': { services: (s) => ({ ...s, capture: null }), handlers: { migrate_site_from_url: capture.typedDraftCalledCaptured } },
+  'migrate-fidelity-values': { handlers: { migrate_site_from_url: capture.resyncCalledCaptured } },
+  'migrate-capture-status-listed': { handlers: { list_pages: capture.queuedPagesListedCaptured } },
+  'migrate-capture-allowance': { limits: { visualCaptureAllowancePages: 1000 } },
   'error-business-failure-rolls-back': { store: keepFailedWrites },
   // HTTP routes.
   'delivery-token-read-published-only': { router: deliveryServesDraft },
