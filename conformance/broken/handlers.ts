@@ -290,3 +290,12 @@ function tellTakenHostnames<T extends 'connect_domain' | 'set_primary_domain'>(t
 }
 export const connectTellsTaken = tellTakenHostnames('connect_domain');
 export const primaryTellsTaken = tellTakenHostnames('set_primary_domain');
+
+/**
+ * activity-crm-summary-field-names: a customer-record change's activity summary also tells the status it set (a
+ * value, not a field name), as a helpful log line would.
+ */
+export const summaryWithStatus: HandlerOf<'crm_update'> = (ctx) => {
+  const status = (ctx.args.changes as { status?: unknown }).status;
+  return handlers.crm_update(status === undefined ? ctx : { ...ctx, note: (summary, extra) => ctx.note(`${summary} (status now ${String(status)})`, extra) });
+};

@@ -77,6 +77,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'import-merge-never-touches-config': { handlers: { import_site: broken.mergeTakesConfig } },
   'import-merge-restore-point': { handlers: { import_site: broken.restorePointAfterMerge } },
   'domain-other-site-same-as-missing': { handlers: { connect_domain: broken.connectTellsTaken, set_primary_domain: broken.primaryTellsTaken } },
+  'activity-crm-summary-field-names': { handlers: { crm_update: broken.summaryWithStatus } },
   'portable-site-contents': { handlers: { export_site: broken.exportPagesOnly } },
   'portable-site-blocks-carried': { handlers: { export_site: broken.exportWithoutBlocks } },
   'export-site-contact-and-analytics': { handlers: { export_site: broken.exportWithoutAnalytics } },
