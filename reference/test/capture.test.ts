@@ -234,3 +234,42 @@ describe('visual capture', () => {
     }
   }, 60_000);
 });
+
+describe('what a captured page may fetch', () => {
+  it('rule:migrate-ssrf-hardened rule:migrate-no-source-scripts — every request goes through safeFetch: private, loopback and metadata addresses and redirects to them are refused; scripts, frames and media are never fetched', async () => {
+    const transported: string[] = [];
+    const files: Record<string, { type: string; body: string; location?: string }> = {
+      '/': {
+        type: 'text/html',
+        body:
+          '<html><head><link rel="stylesheet" href="/moved.css"><link rel="stylesheet" href="/style.css"><script src="/app.js"></script><link rel="preconnect" href="https://other.example"></head><body>' +
+          '<h1>Public page</h1><img src="/ok.png" width="10" height="10" alt="ok"><img src="https://internal.example/a.png" width="10" height="10" alt="internal">' +
+          '<img src="http://127.0.0.1:9/b.png" width="10" height="10" alt="loopback"><img src="http://169.254.169.254/latest/meta-data" width="10" height="10" alt="metadata">' +
+          '<iframe src="/frame"></iframe><video src="/clip.mp4"></video><object data="/embed.swf"></object></body></html>',
+      },
+      '/moved.css': { type: 'text/plain', body: '', location: 'http://169.254.169.254/latest/style.css' },
+      '/style.css': { type: 'text/css', body: 'h1 { color: #aa0000 }' },
+      '/ok.png': { type: 'image/png', body: '' },
+    };
+    const fakeWeb: Network = {
+      resolve: async (host) => ({ 'site.example': ['93.184.216.34'], 'internal.example': ['10.0.0.5'], 'other.example': ['93.184.216.35'] })[host] ?? [],
+      transport: async (url) => {
+        transported.push(url.href);
+        const file = url.hostname === 'site.example' ? files[url.pathname] : undefined;
+        if (!file) return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('no') };
+        return { status: file.location ? 302 : 200, headers: { 'content-type': file.type, location: file.location }, body: Buffer.from(file.body) };
+      },
+    };
+    const engine = chromiumCapture({ executablePath: process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium' });
+    try {
+      const capture = await engine.capture('https://site.example/', fakeWeb);
+      const boxes = capture.regions.flatMap((r) => r.boxes);
+      expect(boxes).toContainEqual(expect.objectContaining({ kind: 'text', text: 'Public page', color: '#aa0000' })); // its stylesheet was applied
+      // Only the page, its two stylesheets (one a redirect, refused at its next hop before any request) and its one
+      // public image reached the transport: nothing private, no script, frame, media, embed or preconnect.
+      expect(transported.sort()).toEqual(['https://site.example/', 'https://site.example/moved.css', 'https://site.example/ok.png', 'https://site.example/style.css']);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
