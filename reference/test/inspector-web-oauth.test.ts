@@ -6,9 +6,11 @@
 // Inspector does discovery, dynamic registration, PKCE and the code exchange in its own backend (its /api/fetch
 // proxy), so this is a browser-based client whose redirect URI is its page's origin plus /oauth/callback. Then the
 // reference restarts on the same data directory and port: the Inspector keeps its tokens (in the temporary home's
-// secrets file) and reconnects without a new consent. Screenshots of each step land in reports/.
+// secrets file) and reconnects without a new consent, and once its access token is refused it spends the refresh
+// token from before the restart (with the provider's state in memory only, it is sent to sign in again instead).
+// Screenshots of each step land in reports/.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -170,11 +172,53 @@ function logStatus(method: string): Promise<string | null> {
   }, method);
 }
 
-/** Waits until the server card reads Connected (bounded), failing with what the card says instead. */
+/** Waits until the server card reads Connected (bounded), failing with where the page is and what the card says. */
 async function connected(): Promise<void> {
   // The innermost element holding both the server's switch and its URL: its card.
   const card = page.locator('div').filter({ has: page.getByRole('switch', { name: `Connect or disconnect "${SERVER_ID}"` }) }).filter({ hasText: '/api/mcp' }).last();
-  await expect.poll(async () => (await card.innerText().catch(() => '')).includes('Connected') && !(await card.innerText()).includes('Disconnected'), { timeout: STEP, interval: 250 }).toBe(true);
+  const deadline = Date.now() + STEP;
+  let said = '';
+  while (Date.now() < deadline) {
+    said = await card.innerText({ timeout: 1_000 }).catch(() => '(no card on this page)');
+    if (/\bConnected\b/.test(said)) return;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`not connected within ${STEP / 1000} s; the page is at ${page.url()}; the card says: ${said.replace(/\s+/g, ' ').slice(0, 200)}`);
+}
+
+/** Connects the server's card again from a freshly loaded Inspector page (disconnecting first if it reconnected). */
+async function reconnect(): Promise<void> {
+  await page.goto(inspector!.url, { timeout: STEP });
+  const toggle = page.getByRole('switch', { name: `Connect or disconnect "${SERVER_ID}"` });
+  await toggle.waitFor({ state: 'attached', timeout: STEP });
+  if (await toggle.isChecked()) {
+    await toggle.click({ force: true });
+    await expect.poll(() => toggle.isChecked(), { timeout: STEP, interval: 250 }).toBe(false);
+  }
+  await toggle.click({ force: true });
+  await connected();
+}
+
+const secretsFile = () => join(home, '.mcp-inspector', 'secrets.json');
+type StoredTokens = { access_token: string; refresh_token?: string };
+
+/** The OAuth tokens the Inspector keeps (MCP_INSPECTOR_SECRET_STORE=file: one JSON string per secret). */
+async function storedTokens(): Promise<StoredTokens[]> {
+  const { secrets } = JSON.parse(await readFile(secretsFile(), 'utf8')) as { secrets: Record<string, string> };
+  return Object.entries(secrets).filter(([key]) => key.includes(':tokens:')).map(([, value]) => JSON.parse(value) as StoredTokens);
+}
+
+/** Replaces the access token of every stored token set; answers how many it replaced. */
+async function replaceStoredAccessTokens(replacement: string): Promise<number> {
+  const file = JSON.parse(await readFile(secretsFile(), 'utf8')) as { secrets: Record<string, string> };
+  let replaced = 0;
+  for (const [key, value] of Object.entries(file.secrets)) {
+    if (!key.includes(':tokens:')) continue;
+    file.secrets[key] = JSON.stringify({ ...(JSON.parse(value) as StoredTokens), access_token: replacement });
+    replaced++;
+  }
+  await writeFile(secretsFile(), JSON.stringify(file, null, 2), { mode: 0o600 });
+  return replaced;
 }
 
 beforeAll(async () => {
@@ -256,20 +300,29 @@ describe('OAuth 2.1 with the MCP Inspector web UI', () => {
     const before = referenceNavigations.length;
     await server.close();
     await start();
-    await page.goto(inspector!.url, { timeout: STEP });
-    const toggle = page.getByRole('switch', { name: `Connect or disconnect "${SERVER_ID}"` });
-    // A reload may leave it connected (the server is stateless) or not; either way connect once more.
-    await toggle.waitFor({ state: 'attached', timeout: STEP });
-    if (await toggle.isChecked()) {
-      await toggle.click({ force: true });
-      await expect.poll(() => toggle.isChecked(), { timeout: STEP, interval: 250 }).toBe(false);
-    }
-    await toggle.click({ force: true });
-    await connected();
+    // Its access token still verifies: the signing keys and the client's connection outlived the restart.
+    await reconnect();
     await shot('7-after-restart');
     expect(referenceNavigations.slice(before), 'no sign-in or consent page after the restart').toEqual([]);
     const sites = await runTool('list_sites');
     expect(sites.ok, JSON.stringify(sites)).toBe(true);
     await shot('8-list-sites-after-restart');
+  }, 6 * STEP);
+
+  it('rule:oauth-state-survives-restart — once its access token is no longer accepted, the Inspector spends the refresh token it got before the restart, still without the owner', async () => {
+    const before = referenceNavigations.length;
+    // Stands in for the hour after which the access token expires (its lifetime; the server's clock is the
+    // system's): the Inspector's stored access token is replaced by one the server refuses, so its next
+    // connection answers 401 and the Inspector must use its refresh token. That token, the grant and the client's
+    // registration are the identity provider's state from before the restart (reference/oauth/adapter.ts).
+    const expired = await replaceStoredAccessTokens('expired-for-the-test');
+    expect(expired, 'the Inspector keeps its tokens in the secrets file of its home').toBeGreaterThan(0);
+    await reconnect();
+    await shot('9-after-refresh');
+    expect(referenceNavigations.slice(before), 'no sign-in or consent page for a refresh').toEqual([]);
+    const tokens = await storedTokens();
+    expect(tokens.map((t) => t.access_token)).not.toContain('expired-for-the-test');
+    const sites = await runTool('list_sites');
+    expect(sites.ok, JSON.stringify(sites)).toBe(true);
   }, 6 * STEP);
 });
