@@ -154,6 +154,35 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
       """
     Then the answer looks exactly like the remembered "no products"
 
+  @rule:human-only-no-deletion @rule:import-merge-by-external-key
+  Scenario: A merge of a snapshot that lacks some pages and sections deletes none of them
+    # §1.7: deleting a page is human-only, so no tool does it, a merge included (§4.3: sections match by
+    # externalKey, new ones are inserted; nothing says an unmatched one goes).
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Only the hero {{random:hero}}" } }] }] } }
+      """
+    Then the call succeeds
+    When "agent" calls "list_pages"
+    Then the call succeeds
+    And the data contains "{{page:main/home}}"
+    And the data contains "{{page:main/contact}}"
+    When "agent" calls "get_page" with:
+      """
+      { "pageId": "{{page:main/home}}" }
+      """
+    Then the call succeeds
+    And the data contains "Only the hero {{random:hero}}"
+    And the data contains "{{section:main/home/intro}}"
+    When "agent" calls "get_page" with:
+      """
+      { "pageId": "{{page:main/contact}}" }
+      """
+    Then the call succeeds
+    And the data contains "{{section:main/contact/form}}"
+
   @rule:portable-site-round-trip @rule:portable-site-contents @rule:portable-site-blocks-carried
   Scenario: A site imported from a snapshot, and another from its export, export everything the snapshot held
     When "ws" imports this snapshot as a new site:

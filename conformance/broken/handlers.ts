@@ -299,3 +299,22 @@ export const summaryWithStatus: HandlerOf<'crm_update'> = (ctx) => {
   const status = (ctx.args.changes as { status?: unknown }).status;
   return handlers.crm_update(status === undefined ? ctx : { ...ctx, note: (summary, extra) => ctx.note(`${summary} (status now ${String(status)})`, extra) });
 };
+
+/**
+ * human-only-no-deletion: a merge mirrors the snapshot, so the pages it lacks and the sections its pages lack are
+ * deleted (§1.7 leaves deleting a page to a human).
+ */
+export const mergeMirrorsSnapshot: HandlerOf<'import_site'> = async (ctx) => {
+  const answer = await handlers.import_site(ctx);
+  const targetId = ctx.args.mergeIntoWebsiteId;
+  if (targetId) {
+    const pushed = new Map(ctx.args.snapshot.pages.map((page) => [page.key, new Set(page.sections.map((s) => s.externalKey.split('/')[1]))]));
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      const site = entryOf(ws.sites, targetId);
+      if (!site) return;
+      site.draft.pages = site.draft.pages.filter((page) => pushed.has(page.key));
+      for (const page of site.draft.pages) page.sections = page.sections.filter((s) => pushed.get(page.key)!.has(s.key));
+    });
+  }
+  return answer;
+};

@@ -76,6 +76,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'import-merge-force-keys': { handlers: { import_site: broken.forceFieldsOnly } },
   'import-merge-never-touches-config': { handlers: { import_site: broken.mergeTakesConfig } },
   'import-merge-restore-point': { handlers: { import_site: broken.restorePointAfterMerge } },
+  'human-only-no-deletion': { handlers: { import_site: broken.mergeMirrorsSnapshot } },
   'domain-other-site-same-as-missing': { handlers: { connect_domain: broken.connectTellsTaken, set_primary_domain: broken.primaryTellsTaken } },
   'activity-crm-summary-field-names': { handlers: { crm_update: broken.summaryWithStatus } },
   'portable-site-contents': { handlers: { export_site: broken.exportPagesOnly } },
