@@ -7,7 +7,7 @@ import { DomainError } from '../domain/errors.js';
  * promise per chunk on every MCP call (issue 16); the listeners are unnamed and left on the finished request,
  * because under tsx every named closure is also renamed (keepNames), per request. Over the cap the request is
  * destroyed, as leaving a for-await loop did, so the rest of an oversized upload is never read. A promise settles
- * once: the close that follows every end changes nothing.
+ * once, so a rejection after the end changes nothing.
  */
 export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
@@ -24,8 +24,11 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buf
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     req.on('error', reject);
-    // Closed before its end: the client went away mid-body (the iterator rejected with "aborted" here too).
-    req.on('close', () => reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+    // Closed before its end: the client went away mid-body (the iterator rejected with "aborted" here too). Every
+    // request closes, so the error is made only when the body did not end: an Error per call cost 9% of its CPU.
+    req.on('close', () => {
+      if (!req.readableEnded) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
   });
 }
 
