@@ -1,5 +1,6 @@
 // Prompts of §4.5, from spec/prompts.json. A prompt only returns guidance text; it is logged like any call.
-import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { protocolError } from './protocol-error.js';
 import type { Runtime } from '../runtime.js';
 import { checkRateLimits, type Principal } from './pipeline.js';
 import { DomainError } from '../domain/errors.js';
@@ -14,9 +15,9 @@ export function listPrompts() {
 
 export async function getPrompt(rt: Runtime, principal: Principal, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
   const spec = PROMPTS.find((p) => p.name === name);
-  if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${name}; see prompts/list.`);
+  if (!spec) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt ${name}; see prompts/list.`);
   for (const a of spec.arguments) {
-    if (a.required && !args?.[a.name]) throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument "${a.name}".`);
+    if (a.required && !args?.[a.name]) throw protocolError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument "${a.name}".`);
   }
   const text = spec.template.replace(/\{(\w+)\}/g, (_, key: string) => String(args?.[key] ?? ''));
   const ws = await rt.store.read(principal.workspaceId);
@@ -25,8 +26,7 @@ export async function getPrompt(rt: Runtime, principal: Principal, name: string,
     try {
       checkRateLimits(rt, principal, rt.clock.now(ws.id).getTime());
     } catch (error) {
-      // A plain error with a JSON-RPC code: the SDK sends its message as is (McpError would prefix it twice).
-      if (error instanceof DomainError) throw Object.assign(new Error(error.message), { code: -32000, data: error.toJSON() });
+      if (error instanceof DomainError) throw protocolError(-32000, error.message, error.toJSON());
       throw error;
     }
     await rt.activity.append({

@@ -2,7 +2,8 @@
 // gets the same authorization, live role check and activity entry; the target is the connection's default
 // site (rule resources-default-site): the site whose Developers page created it, on either reach; only a
 // company-wide connection made before any site existed falls back to the creator's first site by creation.
-import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { protocolError } from './protocol-error.js';
 import type { Runtime } from '../runtime.js';
 import { callTool, type Principal } from './pipeline.js';
 
@@ -26,7 +27,7 @@ export async function defaultWebsiteId(rt: Runtime, principal: Principal): Promi
 
 export async function readResource(rt: Runtime, principal: Principal, uri: string): Promise<ReadResourceResult> {
   const spec = RESOURCES.find((r) => r.uri === uri);
-  if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}; see resources/list.`);
+  if (!spec) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}; see resources/list.`);
   const websiteId = await defaultWebsiteId(rt, principal);
   const envelope = await callTool(rt, principal, spec.tool, websiteId ? { websiteId } : {}, { kind: 'resource', name: uri });
   return { contents: [{ uri, mimeType: spec.mimeType, text: JSON.stringify(envelope) }] };
