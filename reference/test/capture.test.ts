@@ -139,9 +139,14 @@ describe('visual capture', () => {
     expect(site.captureQueue).toHaveLength(5);
   }, 120_000);
 
-  it('rule:migrate-capture-allowance — the queue survives a restart and captures the waiting pages', async () => {
+  it('rule:migrate-capture-allowance — the queue survives a restart and captures the waiting pages, except one the owner edited meanwhile', async () => {
     const manySite = (await test.server.rt.store.read(workspaceId))!;
-    const websiteId = Object.values(manySite.sites).find((s) => s.captureQueue?.length)!.websiteId;
+    const queuedSite = Object.values(manySite.sites).find((s) => s.captureQueue?.length)!;
+    const websiteId = queuedSite.websiteId;
+    // The owner edits one queued page before the queue reaches it: that page keeps the edit and stays typed.
+    const edited = queuedSite.draft.pages.find((p) => p.capture === 'queued')!;
+    const edit = await mcp.callTool('update_section_text', { websiteId, sectionId: edited.sections[0]!.sectionId, field: 'heading', text: 'Edited before capture' });
+    expect(edit.envelope.ok, JSON.stringify(edit.envelope.error)).toBe(true);
     await test.server.close(); // keeps the data directory
     const restarted = await startTestServer('capture-restart', { dataDir, captureQueueDelayMs: 0 }, { fakes: { net } });
     try {
@@ -152,7 +157,11 @@ describe('visual capture', () => {
         await new Promise((r) => setTimeout(r, 500));
         pages = await pagesOf(websiteId, again);
       }
-      expect([count(pages, 'captured'), count(pages, 'queued')]).toEqual([25, 0]);
+      expect([count(pages, 'captured'), count(pages, 'queued'), count(pages, 'typed')]).toEqual([24, 0, 1]);
+      const kept = (await siteOf(restarted, websiteId)).draft.pages.find((p) => p.key === edited.key)!;
+      expect(kept.capture).toBe('typed');
+      expect(kept.sections[0]!.content.heading).toBe('Edited before capture');
+      expect(kept.sections.some((s) => s.type === 'captured')).toBe(false);
       expect((await siteOf(restarted, websiteId)).captureQueue).toBeUndefined();
       await again.close();
     } finally {
