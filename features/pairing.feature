@@ -121,7 +121,17 @@ Feature: Device-code pairing and the discovery file
     Then the response body contains "OAuth 2.1"
     And the response body contains "Bearer"
     And the response body contains "/api/mcp"
+    And the response body contains "Device-code pairing"
+    And the response body contains "/.well-known/oauth-protected-resource/api/mcp"
     And the response body contains "revoking"
+    # §1.7's human-only operations, each named.
+    And the response body contains "deleting a site or a page"
+    And the response body contains "erasing a contact"
+    And the response body contains "billing changes"
+    And the response body contains "people management beyond inviting"
+    And the response body contains "transferring or removing a domain"
+    And the response body contains "custom head code"
+    And the response body contains "text generation"
     And the response body does not contain "not offered"
 
   @rule:app-pages-frame-protection

@@ -1,13 +1,14 @@
 // Broken HTTP routes: a router the composition serves before the reference's own routes (reference/app.ts
 // Composition.router, the seam test mode mounts the fixtures protocol through), each answering one address the way
 // a server without that care would. Only what a client outside MCP meets is broken here: the read-only delivery
-// address of a read-only pairing (our decision, pairing-field-names; rules delivery-token-*).
+// address of a read-only pairing (our decision, pairing-field-names; rules delivery-token-*) and /auth.md.
 import Router from '@koa/router';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Runtime } from '../../reference/runtime.js';
 import { entryOf } from '../../reference/domain/model.js';
 import { toPortableSite } from '../../reference/domain/portable-site.js';
+import { authMd } from '../../reference/http/pairing.js';
 
 const DELIVERY = '/v1/delivery/site';
 
@@ -42,6 +43,16 @@ export function deliveryTokenUnpublishes(rt: Runtime): Router {
       if (site) site.published = null;
     });
     ctx.body = { unpublished: true };
+  });
+  return router;
+}
+
+/** auth-md-ways-in-and-human-only: /auth.md's list of what is not implemented forgets one §1.7 item. */
+export function authMdForgetsCustomHeadCode(): Router {
+  const router = new Router();
+  router.get('/auth.md', (ctx) => {
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.body = authMd().split('\n').filter((line) => !line.includes('custom head code')).join('\n');
   });
   return router;
 }
