@@ -8,6 +8,7 @@ import { entryOf, type Plan, type Site, type WorkspaceDoc } from '../../referenc
 import { editorUrl, findSection, fingerprint, newSite, recordChange } from '../../reference/domain/site.js';
 import { takeConfig } from '../../reference/domain/import-merge.js';
 import { checkCreatorOwnsWorkspace } from '../../reference/domain/authorize.js';
+import { createCompany } from '../../reference/domain/company.js';
 import { handlers } from '../../reference/tools/index.js';
 import { defineTool, type ContextOf, type HandlerOf, type HandlerTable, type ToolContext } from '../../reference/tools/types.js';
 import { checkSiteLimit } from '../../reference/domain/workspace.js';
@@ -316,5 +317,32 @@ export const mergeMirrorsSnapshot: HandlerOf<'import_site'> = async (ctx) => {
       for (const page of site.draft.pages) page.sections = page.sections.filter((s) => pushed.get(page.key)!.has(s.key));
     });
   }
+  return answer;
+};
+
+// Risky actions carried out at prepare instead of at confirm (§1.6: they "do not run directly"): each the real
+// prepare_* tool, followed by the effect its plan was to have only once approved and confirmed.
+
+/** unpublish-takes-site-offline: prepare_unpublish already takes the site off its public address. */
+export const unpublishAtPrepare: HandlerOf<'prepare_unpublish'> = async (ctx) => {
+  const answer = await handlers.prepare_unpublish(ctx);
+  await ctx.write((_ws, site) => void (site.published = null));
+  return answer;
+};
+
+/** send-document-reviewed: prepare_send_document already sends the document. */
+export const sendAtPrepare: HandlerOf<'prepare_send_document'> = async (ctx) => {
+  const answer = await handlers.prepare_send_document(ctx);
+  await ctx.write((_ws, site) => {
+    const doc = site.records.documents.find((d) => d.documentId === ctx.args.documentId);
+    if (doc) Object.assign(doc, { status: 'sent', sentAt: ctx.now.toISOString() });
+  });
+  return answer;
+};
+
+/** create-company-reviewed: prepare_create_company already creates the company (the confirm later finds it made). */
+export const createCompanyAtPrepare: HandlerOf<'prepare_create_company'> = async (ctx) => {
+  const answer = await handlers.prepare_create_company(ctx);
+  await ctx.rt.store.transact(ctx.ws.id, (ws, tx) => createCompany(ctx.rt.store, tx, ws, answer.planId, ctx.args.companyName, ctx.connection.createdBy, ctx.now));
   return answer;
 };
