@@ -328,6 +328,30 @@ Feature: Import and migration
     When the data at "/fidelity" is remembered as "typed fidelity"
     Then unless the remembered "new fidelity" equals the remembered "typed fidelity", the remembered "awaiting" is at least the remembered "fetched" minus 20
 
+  @rule:migrate-capture-allowance-setting
+  Scenario: A workspace with its own allowance of 25 pages has the kit's 25-page website captured with none left waiting
+    Given the target adopts the decision "migrate-capture-allowance-setting"
+    And "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When the workspace of "olive" changes settings:
+      """
+      { "captureAllowancePages": 25 }
+      """
+    And "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/many/", "maxPages": 40, "mergeIntoWebsiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    When the data at "/fidelity" is remembered as "typed fidelity"
+    And "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/many/", "maxPages": 40 }
+      """
+    Then the call succeeds
+    When the data at "/fidelity" is remembered as "new fidelity"
+    And the data at "/pagesFetched" is remembered as "fetched"
+    And the data at "/pagesAwaitingCapture" is remembered as "awaiting"
+    Then unless the remembered "new fidelity" equals the remembered "typed fidelity", the remembered "awaiting" is at most the remembered "fetched" minus 25
+
   @rule:migrate-fidelity-values
   Scenario: fidelity is typed for a re-sync and one of visual, typed or mixed for a new migration
     Given the target adopts the decision "migrate-fidelity-values"

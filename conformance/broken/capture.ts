@@ -13,6 +13,9 @@ export const typedDraftCalledCaptured: HandlerOf<'migrate_site_from_url'> = asyn
   return ctx.args.mergeIntoWebsiteId === undefined && result.fidelity === 'typed' ? { ...result, fidelity: 'visual' as const } : result;
 };
 
+/** migrate-capture-allowance-setting: a migration takes the default allowance whatever the workspace's setting. */
+export const workspaceAllowanceIgnored: HandlerOf<'migrate_site_from_url'> = (ctx) => handlers.migrate_site_from_url({ ...ctx, ws: { ...ctx.ws, captureAllowancePages: undefined } });
+
 /** migrate-fidelity-values: a re-sync with mergeIntoWebsiteId, which takes the typed path, says visual. */
 export const resyncCalledCaptured: HandlerOf<'migrate_site_from_url'> = async (ctx) => {
   const result = await handlers.migrate_site_from_url(ctx);

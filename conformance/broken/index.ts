@@ -101,6 +101,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'migrate-fidelity-values': { handlers: { migrate_site_from_url: capture.resyncCalledCaptured } },
   'migrate-capture-status-listed': { handlers: { list_pages: capture.queuedPagesListedCaptured } },
   'migrate-capture-allowance': { limits: { visualCaptureAllowancePages: 1000 } },
+  'migrate-capture-allowance-setting': { handlers: { migrate_site_from_url: capture.workspaceAllowanceIgnored } },
   'error-business-failure-rolls-back': { store: keepFailedWrites },
   // HTTP routes.
   'delivery-token-read-published-only': { router: deliveryServesDraft },

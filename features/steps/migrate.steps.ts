@@ -43,6 +43,17 @@ Then(
   },
 );
 
+Then(
+  'unless the remembered {string} equals the remembered {string}, the remembered {string} is at most the remembered {string} minus {int}',
+  function (this: SiteWorld, fidelity: string, typed: string, awaitingKey: string, fetchedKey: string, allowance: number) {
+    if (!saysCaptured(this, fidelity, typed)) return;
+    const awaiting = remembered(this, awaitingKey);
+    const fetched = remembered(this, fetchedKey);
+    assert.ok(typeof awaiting === 'number' && typeof fetched === 'number', `pagesAwaitingCapture ${JSON.stringify(awaiting)} and pagesFetched ${JSON.stringify(fetched)} are not numbers`);
+    assert.ok(awaiting <= Math.max(0, fetched - allowance), `${awaiting} of ${fetched} pages await capture with an allowance of ${allowance} pages`);
+  },
+);
+
 // Our list_pages shape (rule migrate-capture-status-listed): how many pages show a status, against a remembered count.
 Then('as many items at {string} have {string} {string} as the remembered {string}', function (this: SiteWorld, pathText: string, field: string, value: string, key: string) {
   const path = this.resolve(pathText);

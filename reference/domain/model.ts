@@ -25,6 +25,11 @@ export interface WorkspaceDoc {
   advancedEditorGrant: boolean;
   /** Product areas an agency switched off for this account (§5.6). */
   areasOff: string[];
+  /**
+   * Pages one migration may capture for a plan beyond the free allowance (rule migrate-capture-allowance-setting);
+   * absent: limits.visualCaptureAllowancePages, the source's default of 20 (rule migrate-capture-allowance).
+   */
+  captureAllowancePages?: number;
   ownerUserId: string;
   createdAt: string;
   users: Record<string, UserRecord>;

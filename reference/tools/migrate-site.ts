@@ -56,7 +56,8 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   const merging = args.mergeIntoWebsiteId !== undefined;
   const engine = merging ? null : rt.capture;
   let captureAvailable = engine !== null && (await engine.available());
-  const allowance = rt.limits.visualCaptureAllowancePages;
+  // The workspace's own allowance (other plans, rule migrate-capture-allowance-setting), else the default of 20.
+  const allowance = ws.captureAllowancePages ?? rt.limits.visualCaptureAllowancePages;
   const siteOrigin = new URL(first.url).origin;
   const assets = new CapturedAssets();
   const status = new Map<string, NonNullable<Page['capture']>>();
