@@ -1,9 +1,10 @@
 // Cost of one write as a workspace grows (issue 16 goal 1): the median latency of update_section_text through
 // the reference server's full path in a one-site workspace, against a 150-site and a 1,000-site workspace of
 // 10 pages × 5 sections per site. Each size gets its own data directory, built in this process with the world
-// builder (reference/testing/world.ts) before the server starts, and its own server process (the real main.ts,
-// one at a time), so start-up includes opening that directory. Printed per size: the server's start-up (spawn to
-// listening), its first call (which loads the workspace), the median and p90 write latency, and its memory.
+// builder (reference/testing/world.ts) before the server starts, and its own server process (the real main.ts),
+// so start-up includes opening that directory; the sizes' writes take turns. Printed per size: the server's
+// start-up (spawn to listening), its first call (which loads the workspace), the median and p90 write latency,
+// the server's CPU per write, and its memory.
 // Goal: the median in a 150-site workspace within 1.5x of the one-site median, within 2x at 1,000 sites.
 //
 //   npm run bench -- store-scale [--sizes 1,150,1000] [--writes 60]
@@ -49,6 +50,12 @@ async function storedBytes(dir: string): Promise<number> {
   return total;
 }
 
+/** CPU seconds (user + system) a process has used, from /proc: what a write costs the server apart from waiting on the disk. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
   return Number(/(\d+)/.exec(line)![1]) / 1024;
@@ -80,62 +87,88 @@ async function startServer(dataDir: string): Promise<{ url: string; child: Child
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
 
-async function measure(size: number) {
+interface Prepared {
+  size: number;
+  dataDir: string;
+  server: { url: string; child: ChildProcess; ms: number };
+  buildMs: number;
+  storedMb: number;
+  firstMs: number;
+  call(n: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A data directory of `size` sites, its own server started on it, and a connection to write with. */
+async function prepare(size: number): Promise<Prepared> {
   const dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-store-scale-'));
-  try {
-    const buildStart = performance.now();
-    const store = await Store.open(dataDir);
-    const world = await buildWorld(store, { plan: 'agency', users: [{ key: 'owner' }], sites: Array.from({ length: size }, (_, i) => siteSpec(i)) }, new Date());
-    const buildMs = performance.now() - buildStart;
-    const storedMb = (await storedBytes(dataDir)) / 1e6;
-    const server = await startServer(dataDir);
-    try {
-      const fx = new FixturesClient(server.url, SECRET);
-      // The site written to is in the middle of the workspace, so nothing favours the first or last record.
-      const target = world.sites[`s${Math.floor(size / 2)}`]!;
-      const firstStart = performance.now();
-      const { token } = await fx.connection({ userId: world.users.owner!.userId, websiteId: target.websiteId, scopes: ['site:read', 'content:write'] });
-      const firstMs = performance.now() - firstStart;
-      const mcp = new McpConnection(server.url, token);
-      const sectionId = target.pages.p5!.sections.sec2!;
-      const call = async (n: number) => {
-        const t = performance.now();
-        const outcome = await mcp.callTool('update_section_text', { websiteId: target.websiteId, sectionId, field: 'heading', text: `Edited ${n}` });
-        if (!outcome.envelope?.ok) throw new Error(`update_section_text failed: ${JSON.stringify(outcome.envelope ?? outcome)}`);
-        return performance.now() - t;
-      };
-      for (let n = 0; n < 5; n++) await call(-n); // warm-up: JIT, the MCP session
-      const latencies: number[] = [];
-      for (let n = 0; n < writes; n++) latencies.push(await call(n));
-      await mcp.close();
-      return { size, buildMs, startMs: server.ms, firstMs, median: median(latencies), p90: p90(latencies), rss: rssMb(server.child.pid!), storedMb };
-    } finally {
+  const buildStart = performance.now();
+  const store = await Store.open(dataDir);
+  const world = await buildWorld(store, { plan: 'agency', users: [{ key: 'owner' }], sites: Array.from({ length: size }, (_, i) => siteSpec(i)) }, new Date());
+  const buildMs = performance.now() - buildStart;
+  const storedMb = (await storedBytes(dataDir)) / 1e6;
+  const server = await startServer(dataDir);
+  const fx = new FixturesClient(server.url, SECRET);
+  // The site written to is in the middle of the workspace, so nothing favours the first or last record.
+  const target = world.sites[`s${Math.floor(size / 2)}`]!;
+  const firstStart = performance.now();
+  const { token } = await fx.connection({ userId: world.users.owner!.userId, websiteId: target.websiteId, scopes: ['site:read', 'content:write'] });
+  const firstMs = performance.now() - firstStart;
+  const mcp = new McpConnection(server.url, token);
+  const sectionId = target.pages.p5!.sections.sec2!;
+  return {
+    size,
+    dataDir,
+    server,
+    buildMs,
+    storedMb,
+    firstMs,
+    async call(n) {
+      const t = performance.now();
+      const outcome = await mcp.callTool('update_section_text', { websiteId: target.websiteId, sectionId, field: 'heading', text: `Edited ${n}` });
+      if (!outcome.envelope?.ok) throw new Error(`update_section_text failed: ${JSON.stringify(outcome.envelope ?? outcome)}`);
+      return performance.now() - t;
+    },
+    async close() {
+      await mcp.close().catch(() => undefined);
       await new Promise<void>((resolve) => {
+        if (server.child.exitCode !== null) return resolve();
         server.child.once('exit', () => resolve());
         server.child.kill('SIGTERM');
       });
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 console.log(`update_section_text through the full path, ${PAGES} pages × ${SECTIONS} sections per site, ${writes} sequential writes per size, node ${process.version}`);
-const results = [];
-for (const size of sizes) {
-  const r = await measure(size);
-  results.push(r);
-  console.log(
-    `${String(size).padStart(5)} sites: write median ${r.median.toFixed(1).padStart(6)} ms  p90 ${r.p90.toFixed(1).padStart(6)} ms  ` +
-      `start-up ${r.startMs.toFixed(0)} ms (listening) + ${r.firstMs.toFixed(0)} ms (first call, loads the workspace)  server RSS ${r.rss.toFixed(0)} MB  (stored ${r.storedMb.toFixed(2)} MB, built in ${r.buildMs.toFixed(0)} ms)`,
-  );
-}
-const one = results.find((r) => r.size === 1);
-if (one) {
+// Every size's server runs at once and the writes take turns (1, 150, 1,000, 1, 150, ...): other work on a shared
+// machine then slows every size alike instead of whichever happened to run during it.
+const prepared: Prepared[] = [];
+try {
+  for (const size of sizes) prepared.push(await prepare(size));
+  for (const p of prepared) for (let n = 0; n < 5; n++) await p.call(-n - 1); // warm-up: JIT, the MCP session
+  const latencies = new Map(prepared.map((p) => [p, [] as number[]]));
+  const cpuBefore = new Map(prepared.map((p) => [p, cpuSeconds(p.server.child.pid!)]));
+  for (let n = 0; n < writes; n++) for (const p of prepared) latencies.get(p)!.push(await p.call(n));
+  const results = prepared.map((p) => {
+    const xs = latencies.get(p)!;
+    return { size: p.size, median: median(xs), p90: p90(xs), cpuMsPerWrite: ((cpuSeconds(p.server.child.pid!) - cpuBefore.get(p)!) * 1000) / writes, rss: rssMb(p.server.child.pid!), startMs: p.server.ms, firstMs: p.firstMs, storedMb: p.storedMb, buildMs: p.buildMs };
+  });
   for (const r of results) {
-    if (r.size === 1) continue;
-    const goal = r.size >= 1000 ? 2 : 1.5;
-    const ratio = r.median / one.median;
-    console.log(`ratio ${r.size} sites / 1 site: ${ratio.toFixed(2)}x (goal <= ${goal.toFixed(1)}x at ${r.size >= 1000 ? '1,000' : r.size} sites) ${ratio <= goal ? 'met' : 'NOT met'}`);
+    console.log(
+      `${String(r.size).padStart(5)} sites: write median ${r.median.toFixed(1).padStart(6)} ms  p90 ${r.p90.toFixed(1).padStart(6)} ms  server CPU ${r.cpuMsPerWrite.toFixed(1)} ms/write  ` +
+        `start-up ${r.startMs.toFixed(0)} ms (listening) + ${r.firstMs.toFixed(0)} ms (first call, loads the workspace)  server RSS ${r.rss.toFixed(0)} MB  (stored ${r.storedMb.toFixed(2)} MB, built in ${r.buildMs.toFixed(0)} ms)`,
+    );
   }
+  const one = results.find((r) => r.size === 1);
+  if (one) {
+    for (const r of results) {
+      if (r.size === 1) continue;
+      const goal = r.size >= 1000 ? 2 : 1.5;
+      const ratio = r.median / one.median;
+      console.log(`ratio ${r.size} sites / 1 site: ${ratio.toFixed(2)}x median latency, ${(r.cpuMsPerWrite / one.cpuMsPerWrite).toFixed(2)}x server CPU (goal <= ${goal.toFixed(1)}x at ${r.size >= 1000 ? '1,000' : r.size} sites) ${ratio <= goal ? 'met' : 'NOT met'}`);
+    }
+  }
+} finally {
+  for (const p of prepared) await p.close();
 }

@@ -8,11 +8,10 @@ import type { Store, Transaction } from '../store/store.js';
 import { newWorkspaceDoc } from './workspace.js';
 
 /**
- * The company a plan creates has an id derived from the plan, so the two writes of a confirmation (the new
- * company, then the anchor's plan marked redeemed) are idempotent: a confirmation retried after a crash
- * between them finds the company already there and completes, never creating a second one (rule
- * create-company-once). A write that fails instead of crashing removes the company again (rule
- * company-creation-atomic), so only a crash can leave it for the retry to adopt.
+ * The company a plan creates has an id derived from the plan, so a confirmation is idempotent: the new company
+ * and the anchor's plan marked redeemed are one commit of the store (reference/store/journal.ts: all of it or
+ * none, across a crash; rule company-creation-atomic), and a confirmation retried after a crash that cut off its
+ * answer finds the company already there and completes, never creating a second one (rule create-company-once).
  */
 export function companyIdForPlan(anchorWorkspaceId: string, planId: string): string {
   return `ws_c${createHash('sha256').update(`${anchorWorkspaceId}/${planId}`).digest('hex').slice(0, 24)}`;

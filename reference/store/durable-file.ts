@@ -3,10 +3,10 @@
 // fsync'd so the rename itself survives a power loss. A reader sees the old file or the new one, never a torn
 // one, and an acknowledged write is on the disk.
 import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-async function fsyncDirectory(dir: string): Promise<void> {
+export async function fsyncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
@@ -15,9 +15,14 @@ async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Replaces `file` with `text` atomically and durably. */
-export async function writeFileDurably(file: string, text: string): Promise<void> {
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+/**
+ * Replaces `file` with `text` atomically and durably. `syncDirectory: false` leaves the directory's fsync to a
+ * caller that writes several files of one directory and syncs it once (journal.ts). `tempDir` (on the same file
+ * system) holds the temporary file instead of the file's own directory, so that a caller can remove what a crash
+ * left in one place (the store's data/tmp, emptied at open).
+ */
+export async function writeFileDurably(file: string, text: string, options: { syncDirectory?: boolean; tempDir?: string } = {}): Promise<void> {
+  const temp = join(options.tempDir ?? dirname(file), `${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'w');
   try {
     await handle.writeFile(text, 'utf8');
@@ -34,7 +39,7 @@ export async function writeFileDurably(file: string, text: string): Promise<void
     await rm(temp, { force: true });
     throw error;
   }
-  await fsyncDirectory(dirname(file));
+  if (options.syncDirectory !== false) await fsyncDirectory(dirname(file));
 }
 
 /** Appends `text` to `file` and fsyncs it before resolving. */

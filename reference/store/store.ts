@@ -1,38 +1,43 @@
-// The file-backed store: one lowdb document per workspace (data/workspaces/<id>.json) plus a directory of
-// tiny files that map a website id, a token hash or a user email to its workspace. Writes touch one workspace
-// document and at most a few directory entries, so their cost does not grow with the number of workspaces.
+// The file-backed store. What a document is (issue 16): a workspace is stored as one lowdb document per site
+// (data/workspaces/<id>/sites/<websiteId>.json) plus one workspace document (data/workspaces/<id>/workspace.json:
+// the WorkspaceDoc with `sites` replaced by the ids of its sites, in order), beside a directory of tiny files
+// that map a website id, a token hash or a user email to its workspace. A write costs what it touches: the
+// sites an operation reads are copied, and only documents whose text changed are written, so the cost of an
+// edit does not grow with the number of sites in its workspace (bench/store-scale.ts) nor of workspaces.
+// reference/store/README.md describes the layout, the commit protocol and the migration from the old layout.
 //
 // transact() gives all-or-nothing business operations (rule error-business-failure-rolls-back, §7.3):
-// - the operation mutates a copy parsed from the last committed text (no structuredClone, whose recursion
-//   limit a deep document could exceed and so make every later write of its workspace fail);
-// - the copy is serialized before anything is written, so a document that cannot be stored is refused here
-//   and the workspace stays writable (rule tool-arguments-bounded keeps such input out in the first place);
-// - directory entries the operation adds are written before the document (rule store-lookups-with-document):
-//   a crash in between leaves an entry pointing at a workspace without that record, which reads as "not
-//   found", never a record that exists but cannot be found;
-// - the document is written durably (temp file, fsync, rename, directory fsync) and only then becomes what
-//   reads see, so a failed write is not kept in memory either (rule store-durable-commit).
+// - the operation mutates a draft: the workspace document parsed from its committed text, and a `sites` record
+//   that hands out a private copy of a site (parsed from its committed text, no structuredClone, whose recursion
+//   limit a deep document could exceed) the first time the operation reads it (copy-on-write per site);
+// - every changed document is serialized before anything is written, so a document that cannot be stored is
+//   refused here and the workspace stays writable (rule tool-arguments-bounded keeps such input out anyway);
+// - the changed documents, the lookup entries the operation adds (rule store-lookups-with-document) and the
+//   workspaces it creates (rule company-creation-atomic) commit together through journal.ts: one file is
+//   replaced atomically; several are written after a durable intent file that Store.open replays, so a crash
+//   leaves all of them or none (rule store-durable-commit);
+// - only then do reads see the new state, so a failed write is not kept in memory either.
 //
 // holdCommits() runs a whole tool call with its writes held: each workspace it writes stays locked and is
 // written only once the call's answer passed its check, so a call that fails after its last write keeps
 // nothing (rule tool-answer-checked-before-commit).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
-import type { WorkspaceDoc } from '../domain/model.js';
+import type { Site, WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
-import { writeFileDurably } from './durable-file.js';
+import { fsyncDirectory, writeFileDurably } from './durable-file.js';
+import { Journal, type BeforeFileWrite, type Intent } from './journal.js';
 
 export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname' | 'delivery' | 'oauth';
 
-/** Lookup entries an operation adds; the store writes them before the document that holds their records. */
+/** Lookup entries an operation adds; the store commits them together with the documents that hold their records. */
 export interface Transaction {
   index(kind: DirectoryKind, key: string, value?: string): void;
   /**
-   * A new workspace document that commits with this one or not at all (rule company-creation-atomic): written
-   * just before this document, and removed again if this document's write then fails. A document that already
-   * exists (a retry after a crash between the two writes) is adopted, not rewritten.
+   * A new workspace document that commits with this one or not at all (rule company-creation-atomic), in the
+   * same commit. A document that already exists is adopted, not rewritten.
    */
   create(doc: WorkspaceDoc): void;
   /**
@@ -69,54 +74,174 @@ async function abort(pending: Pending): Promise<void> {
   }
 }
 
-/** One workspace file as a lowdb adapter that keeps the text it last read or wrote, to copy from. */
-class WorkspaceFile implements Adapter<WorkspaceDoc> {
-  text = 'null';
+/** The stored workspace document: a WorkspaceDoc whose `sites` are the ids of its site documents, in order. */
+type WorkspaceHead = Omit<WorkspaceDoc, 'sites'> & { sites: string[] };
+
+/** One site document: its committed text and the object parsed from (or committed as) it. */
+interface SiteDoc {
+  readonly text: string;
+  readonly site: Site;
+}
+
+/**
+ * A workspace as committed, or as a held call's writes left it. Never mutated: a write makes a new one that
+ * shares every unchanged SiteDoc, so "changed" is "not the same SiteDoc".
+ */
+interface State {
+  readonly text: string;
+  readonly head: WorkspaceHead;
+  readonly sites: ReadonlyMap<string, SiteDoc>;
+  /** What reads see, joined once on first read. */
+  view?: WorkspaceDoc;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The text to commit, or an error that leaves the workspace as it was. */
+function serializeForCommit(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    throw new Error(`the workspace document cannot be stored (${(error as Error).message}); nothing was written`);
+  }
+}
+
+function checkSiteId(id: string): void {
+  if (!ID.test(id)) throw new Error(`a site id the store cannot name a file by (${JSON.stringify(id).slice(0, 40)}); nothing was written`);
+}
+
+function viewOf(state: State): WorkspaceDoc {
+  state.view ??= { ...state.head, sites: Object.fromEntries(state.head.sites.map((id) => [id, state.sites.get(id)!.site])) } as WorkspaceDoc;
+  return state.view;
+}
+
+/** The state of a whole document (a new workspace): a private copy, as a commit would read it back. */
+function stateOf(doc: WorkspaceDoc): State {
+  const order = Object.keys(doc.sites);
+  const sites = new Map<string, SiteDoc>();
+  for (const id of order) {
+    checkSiteId(id);
+    const text = serializeForCommit(doc.sites[id]);
+    sites.set(id, { text, site: JSON.parse(text) as Site });
+  }
+  const text = serializeForCommit({ ...doc, sites: order });
+  return { text, head: JSON.parse(text) as WorkspaceHead, sites };
+}
+
+/**
+ * A draft of `state` for one operation: the workspace document parsed from its text, its `sites` a record that
+ * copies a site on first access (copy-on-write per site; a site the operation never reads is never copied).
+ * `finish` turns the draft into the next state, reusing every site whose text did not change.
+ */
+function draftOf(state: State): { doc: WorkspaceDoc; finish(): State } {
+  const order = [...state.head.sites];
+  const members = new Set(order);
+  const copies = new Map<string, unknown>();
+  const copyOf = (id: string) => {
+    if (!copies.has(id)) copies.set(id, JSON.parse(state.sites.get(id)!.text));
+    return copies.get(id);
+  };
+  const put = (id: string, value: unknown) => {
+    if (!members.has(id)) {
+      members.add(id);
+      order.push(id);
+    }
+    copies.set(id, value);
+  };
+  // The target stays empty: every own property is answered from `members`, which keeps the record's order.
+  const sites = new Proxy({} as Record<string, Site>, {
+    get: (target, key, receiver) => (typeof key === 'string' && members.has(key) ? copyOf(key) : Reflect.get(target, key, receiver)),
+    set: (target, key, value, receiver) => (typeof key === 'string' ? (put(key, value), true) : Reflect.set(target, key, value, receiver)),
+    defineProperty: (target, key, descriptor) => (typeof key === 'string' && 'value' in descriptor ? (put(key, descriptor.value), true) : Reflect.defineProperty(target, key, descriptor)),
+    deleteProperty: (target, key) => {
+      if (typeof key !== 'string' || !members.has(key)) return Reflect.deleteProperty(target, key);
+      members.delete(key);
+      copies.delete(key);
+      order.splice(order.indexOf(key), 1);
+      return true;
+    },
+    has: (target, key) => (typeof key === 'string' && members.has(key)) || Reflect.has(target, key),
+    ownKeys: () => [...order],
+    // Object.keys and Object.hasOwn ask for descriptors: answered without copying (the value is the committed
+    // site, or the copy once there is one), so counting or testing sites costs no copy.
+    getOwnPropertyDescriptor: (target, key) =>
+      typeof key === 'string' && members.has(key)
+        ? { value: copies.has(key) ? copies.get(key) : state.sites.get(key)!.site, writable: true, enumerable: true, configurable: true }
+        : Reflect.getOwnPropertyDescriptor(target, key),
+  });
+  const doc = JSON.parse(state.text) as WorkspaceDoc;
+  doc.sites = sites;
+  return {
+    doc,
+    finish() {
+      // An operation that replaced the whole record is diffed site by site against the committed texts.
+      const replaced = doc.sites !== sites;
+      const record = doc.sites as Record<string, unknown>;
+      const ids = replaced ? Object.keys(record) : order;
+      const touched = replaced ? new Map(Object.entries(record)) : copies;
+      const next = new Map<string, SiteDoc>();
+      const kept: string[] = [];
+      for (const id of ids) {
+        const value = touched.get(id);
+        if (!touched.has(id)) {
+          next.set(id, state.sites.get(id)!);
+        } else {
+          if (value === undefined) continue; // as JSON.stringify would leave it out
+          checkSiteId(id);
+          const text = serializeForCommit(value);
+          const before = state.sites.get(id);
+          next.set(id, before?.text === text ? before : { text, site: value as Site });
+        }
+        kept.push(id);
+      }
+      const head = { ...doc, sites: kept } as WorkspaceHead;
+      const text = serializeForCommit(head);
+      if (text === state.text) return next.size === state.sites.size && kept.every((id) => next.get(id) === state.sites.get(id)) ? state : { text, head: state.head, sites: next };
+      return { text, head, sites: next };
+    },
+  };
+}
+
+/** One stored document file read through lowdb, keeping the text it read. */
+class DocumentFile<T> implements Adapter<T> {
+  text = '';
   constructor(readonly path: string) {}
 
-  async read(): Promise<WorkspaceDoc | null> {
+  async read(): Promise<T | null> {
     try {
       this.text = await readFile(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    return JSON.parse(this.text) as WorkspaceDoc;
+    return JSON.parse(this.text) as T;
   }
 
-  async write(data: WorkspaceDoc): Promise<void> {
-    await this.writeText(serializeForCommit(data));
-  }
-
-  async writeText(text: string): Promise<void> {
+  async write(data: T): Promise<void> {
+    const text = serializeForCommit(data);
     await writeFileDurably(this.path, text);
     this.text = text;
   }
-
-  /** A private, mutable copy of the committed document. */
-  copy(): WorkspaceDoc {
-    return JSON.parse(this.text) as WorkspaceDoc;
-  }
 }
 
-/** The text to commit, or an error that leaves the workspace as it was. */
-function serializeForCommit(doc: WorkspaceDoc): string {
-  try {
-    return JSON.stringify(doc);
-  } catch (error) {
-    throw new Error(`the workspace document cannot be stored (${(error as Error).message}); nothing was written`);
-  }
+async function readDocument<T>(path: string): Promise<{ text: string; data: T } | undefined> {
+  const file = new DocumentFile<T>(path);
+  const low = new Low<T | null>(file as Adapter<T | null>, null);
+  await low.read();
+  return low.data === null ? undefined : { text: file.text, data: low.data };
 }
 
-type Entry = { low: Low<WorkspaceDoc>; file: WorkspaceFile };
+interface Workspace {
+  readonly id: string;
+  state: State;
+}
 
 /** One workspace's writes in a tool call, held (and the workspace locked) until the call's answer is checked. */
 interface Stage {
-  workspaceId: string;
-  entry: Entry;
-  /** The document with the call's writes so far, and its text; no draft means nothing written yet. */
-  draft: WorkspaceDoc | undefined;
-  text: string;
+  workspace: Workspace;
+  /** The state with the call's writes so far; `written` false means nothing written yet. */
+  state: State;
+  written: boolean;
   pending: Pending;
   release: () => void;
 }
@@ -129,38 +254,63 @@ interface HeldCommits {
   order: KeyedMutex;
 }
 
+/** A commit whose intent is durable but whose files were not all written (a disk error after the commit point). */
+interface Unapplied {
+  workspaces: ReadonlySet<string>;
+  retry: () => Promise<void>;
+  running?: Promise<void>;
+}
+
 /** Seams of the store's commits, installed by a composition (reference/app.ts Composition). */
 export interface StoreHooks {
   /**
-   * Called before each commit of a workspace with the ids of the workspaces the commit creates, after they are
-   * written; a throw fails that commit like a failed disk write would (and removes them again).
+   * Called before each commit of a workspace, before anything is written, with the ids of the workspaces the
+   * commit creates; a throw fails that commit like a failed disk write would (nothing of it is written).
    */
   beforeCommit?(workspaceId: string, creates: readonly string[]): void;
+  /**
+   * Called before each file a commit writes or removes, with its path in the data directory; a throw fails that
+   * write as a disk error would. The store's own tests use it to stop a commit at every step, as a crash would.
+   */
+  beforeFileWrite?: BeforeFileWrite;
 }
 
 export class Store {
   readonly dataDir: string;
-  #docs = new Map<string, Entry>();
-  #loading = new Map<string, Promise<Entry | undefined>>();
+  #workspaces = new Map<string, Workspace>();
+  #loading = new Map<string, Promise<Workspace | undefined>>();
   #directory = new Map<string, string | null>();
   #mutex = new KeyedMutex();
   #held = new AsyncLocalStorage<HeldCommits>();
-
+  #unapplied = new Set<Unapplied>();
+  readonly #journal: Journal;
   readonly #hooks: StoreHooks;
 
   private constructor(dataDir: string, hooks: StoreHooks) {
     this.dataDir = dataDir;
     this.#hooks = hooks;
+    this.#journal = new Journal(dataDir, hooks.beforeFileWrite);
   }
 
-  /** `hooks` are a seam for a composition (test mode installs fail-next-write); production passes none. */
+  /**
+   * Opens a data directory: removes what crashes left half-made (temporary files, an unfinished migration),
+   * converts workspace files of the old one-document layout (reference/store/README.md), then replays every
+   * commit whose intent is durable, before anything is read. `hooks` are a seam for a composition (test mode
+   * installs fail-next-write); production passes none.
+   */
   static async open(dataDir: string, hooks: StoreHooks = {}): Promise<Store> {
-    for (const sub of ['workspaces', 'directory', 'activity']) {
+    for (const sub of ['workspaces', 'directory', 'activity', 'journal', 'tmp']) {
       await mkdir(join(dataDir, sub), { recursive: true });
-      // Temporary files of writes a crash interrupted: never renamed, so never committed.
-      for (const name of await readdir(join(dataDir, sub))) if (name.endsWith('.tmp')) await rm(join(dataDir, sub, name), { force: true });
+      // Temporary files of writes a crash interrupted (data/tmp holds the store's; the other folders those of
+      // the old layout and of lookup entries): never renamed, so never committed. Likewise an unfinished migration.
+      for (const name of await readdir(join(dataDir, sub))) {
+        if (sub === 'tmp' || name.endsWith('.tmp') || name.endsWith('.migrating')) await rm(join(dataDir, sub, name), { recursive: true, force: true });
+      }
     }
-    return new Store(dataDir, hooks);
+    const store = new Store(dataDir, hooks);
+    await store.#migrateOldLayout();
+    await store.#journal.replay();
+    return store;
   }
 
   /** The current document, for reads. Callers must not mutate it: writes go through transact(). */
@@ -168,35 +318,37 @@ export class Store {
     // A call with held writes reads its own writes.
     const held = this.#held.getStore();
     const stage = held?.open ? await held.stages.get(workspaceId)?.catch(() => undefined) : undefined;
-    if (stage?.draft) return stage.draft;
-    return (await this.#entry(workspaceId))?.low.data;
+    if (stage?.written) return viewOf(stage.state);
+    const workspace = await this.#workspace(workspaceId);
+    return workspace && viewOf(workspace.state);
   }
 
   /** Every stored workspace id (test-mode fixtures only: a scan of the store). */
   async workspaceIds(): Promise<string[]> {
-    return (await readdir(join(this.dataDir, 'workspaces'))).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5));
+    const onDisk = (await readdir(join(this.dataDir, 'workspaces'), { withFileTypes: true })).filter((e) => e.isDirectory() && ID.test(e.name)).map((e) => e.name);
+    return [...new Set([...onDisk, ...this.#workspaces.keys()])];
   }
 
   /** Whether a workspace document exists. */
   async exists(workspaceId: string): Promise<boolean> {
-    return (await this.#entry(workspaceId)) !== undefined;
+    return (await this.#workspace(workspaceId)) !== undefined;
   }
 
   /**
-   * Runs `operation` on a copy of the workspace; commits the copy, and first the lookup entries it added, only
-   * if the operation returns normally and the copy can be stored.
+   * Runs `operation` on a draft of the workspace; commits the documents it changed, with the lookup entries it
+   * added and the workspaces it created, only if the operation returns normally and every document can be stored.
    */
   async transact<T>(workspaceId: string, operation: (doc: WorkspaceDoc, tx: Transaction) => T | Promise<T>): Promise<T> {
     const held = this.#held.getStore();
     if (held?.open) return this.#stage(held, workspaceId, operation);
     return this.#mutex.run(workspaceId, async () => {
-      const entry = await this.#entry(workspaceId);
-      if (!entry) throw new Error(`workspace ${workspaceId} does not exist`);
-      const draft = entry.file.copy();
+      const workspace = await this.#workspace(workspaceId);
+      if (!workspace) throw new Error(`workspace ${workspaceId} does not exist`);
       const pending = nothingPending();
       try {
-        const result = await operation(draft, transactionFor(workspaceId, pending));
-        await this.#commit(workspaceId, entry, draft, serializeForCommit(draft), pending);
+        const draft = draftOf(workspace.state);
+        const result = await operation(draft.doc, transactionFor(workspaceId, pending));
+        await this.#commit(workspace, draft.finish(), pending);
         return result;
       } catch (error) {
         await abort(pending);
@@ -219,8 +371,8 @@ export class Store {
       held.open = false;
       check(result);
       for (const stage of await this.#stagesOf(held)) {
-        if (!stage.draft) continue;
-        await this.#commit(stage.workspaceId, stage.entry, stage.draft, stage.text, stage.pending);
+        if (!stage.written) continue;
+        await this.#commit(stage.workspace, stage.state, stage.pending);
         committed.add(stage);
       }
       return result;
@@ -233,16 +385,16 @@ export class Store {
     }
   }
 
-  /** One operation of a call with held writes: applied to the call's copy of the workspace, not yet written. */
+  /** One operation of a call with held writes: applied to the call's state of the workspace, not yet written. */
   async #stage<T>(held: HeldCommits, workspaceId: string, operation: (doc: WorkspaceDoc, tx: Transaction) => T | Promise<T>): Promise<T> {
     const stage = await this.#stageFor(held, workspaceId);
     return held.order.run(workspaceId, async () => {
-      const draft = JSON.parse(stage.text) as WorkspaceDoc;
       const pending = nothingPending();
       try {
-        const result = await operation(draft, transactionFor(workspaceId, pending));
-        stage.text = serializeForCommit(draft); // refused now, as the commit would refuse it
-        stage.draft = draft;
+        const draft = draftOf(stage.state);
+        const result = await operation(draft.doc, transactionFor(workspaceId, pending));
+        stage.state = draft.finish(); // refused now, as the commit would refuse it
+        stage.written = true;
         stage.pending.lookups.push(...pending.lookups);
         stage.pending.creations.push(...pending.creations);
         stage.pending.onAbort.push(...pending.onAbort);
@@ -260,12 +412,12 @@ export class Store {
     if (!stage) {
       stage = (async () => {
         const release = await this.#mutex.acquire(workspaceId);
-        const entry = await this.#entry(workspaceId).catch((error: unknown) => (release(), Promise.reject(error)));
-        if (!entry) {
+        const workspace = await this.#workspace(workspaceId).catch((error: unknown) => (release(), Promise.reject(error)));
+        if (!workspace) {
           release();
           throw new Error(`workspace ${workspaceId} does not exist`);
         }
-        return { workspaceId, entry, draft: undefined, text: entry.file.text, pending: nothingPending(), release };
+        return { workspace, state: workspace.state, written: false, pending: nothingPending(), release };
       })();
       held.stages.set(workspaceId, stage);
     }
@@ -278,56 +430,73 @@ export class Store {
   }
 
   /**
-   * Writes the documents the operation creates, then its lookup entries, then its document. If anything after
-   * the first creation fails, the created documents are removed again, so a failed commit leaves no new
-   * workspace behind (rule company-creation-atomic, §7.3).
+   * Commits `next` as the state of `workspace`, with the operation's lookup entries and new workspaces, all in
+   * one commit (journal.ts); reads see it only once that commit is durable. A failure before the commit point
+   * keeps nothing, in memory or on disk (rules store-durable-commit, company-creation-atomic).
    */
-  async #commit(workspaceId: string, entry: Entry, draft: WorkspaceDoc, text: string, pending: Pending): Promise<void> {
-    const created: string[] = [];
-    try {
-      for (const doc of pending.creations) if (await this.create(doc, [], { ifAbsent: true })) created.push(doc.id);
-      this.#hooks.beforeCommit?.(workspaceId, pending.creations.map((doc) => doc.id));
-      for (const [kind, key, value] of pending.lookups) await this.setDirectory(kind, key, value);
-      await entry.file.writeText(text);
-    } catch (error) {
-      await this.#removeCreated(created);
-      throw error;
+  async #commit(workspace: Workspace, next: State, pending: Pending): Promise<void> {
+    const created: Workspace[] = [];
+    for (const doc of pending.creations) {
+      if (created.some((c) => c.id === doc.id) || (await this.#workspace(doc.id))) continue; // adopted
+      if (!ID.test(doc.id)) throw new Error('bad workspace id');
+      created.push({ id: doc.id, state: stateOf(doc) });
     }
-    entry.low.data = draft;
+    this.#hooks.beforeCommit?.(workspace.id, pending.creations.map((doc) => doc.id));
+    const intent: Intent = { writes: [], removes: [] };
+    for (const [kind, key, value] of pending.lookups) intent.writes.push({ path: this.#dirPath(kind, key), text: value });
+    for (const c of created) filesOf(c.id, undefined, c.state, intent);
+    filesOf(workspace.id, workspace.state, next, intent);
+    await this.#settle([workspace.id, ...created.map((c) => c.id)]);
+    const { applied, retry } = await this.#journal.commit(intent);
+    // Committed: durable from here on (replayed at the next open if the files are not all written now).
+    workspace.state = next;
+    for (const c of created) this.#workspaces.set(c.id, c);
+    for (const [kind, key, value] of pending.lookups) this.#directory.set(`${kind}:${key}`, value);
+    await applied.catch((error: unknown) => this.#keepUnapplied([workspace.id, ...created.map((c) => c.id)], retry, error));
   }
 
-  /** Compensates a failed commit: removes the documents it created. A removal that fails is logged, not thrown. */
-  async #removeCreated(ids: string[]): Promise<void> {
-    for (const id of ids) {
-      await this.#mutex.run(id, async () => {
-        await rm(this.#file(id).path, { force: true });
-        this.#docs.delete(id);
-      }).catch((error: unknown) => console.error(`[site-mcp] could not remove ${id} after a failed commit:`, error));
+  /** A commit whose files failed after its intent was durable: applied again before the next write of its workspaces. */
+  #keepUnapplied(workspaces: string[], retry: () => Promise<void>, error: unknown): void {
+    console.error('[site-mcp] a committed write is not fully on disk yet; its journal entry is applied before the next write of', workspaces.join(', '), error);
+    this.#unapplied.add({ workspaces: new Set(workspaces), retry });
+  }
+
+  /** Applies the unapplied commits of these workspaces first: a later write must never be overwritten by a replay. */
+  async #settle(workspaceIds: string[]): Promise<void> {
+    for (const unapplied of this.#unapplied) {
+      if (!workspaceIds.some((id) => unapplied.workspaces.has(id))) continue;
+      unapplied.running ??= unapplied.retry().finally(() => (unapplied.running = undefined));
+      await unapplied.running;
+      this.#unapplied.delete(unapplied);
     }
   }
 
   /**
-   * Creates a new workspace document, after the lookup entries that point at it; fails if the id exists.
-   * Answers false instead of failing when `ifAbsent` is set and the document exists (an idempotent retry).
+   * Creates a new workspace document with the lookup entries that point at it, in one commit; fails if the id
+   * exists. Answers false instead of failing when `ifAbsent` is set and the document exists (an idempotent retry).
    */
   async create(doc: WorkspaceDoc, lookups: [DirectoryKind, string][] = [], options: { ifAbsent?: boolean } = {}): Promise<boolean> {
+    if (!ID.test(doc.id)) throw new Error('bad workspace id');
     return this.#mutex.run(doc.id, async () => {
-      if (await this.#entry(doc.id)) {
+      if (await this.#workspace(doc.id)) {
         if (options.ifAbsent) return false;
         throw new Error(`workspace ${doc.id} exists`);
       }
-      const text = serializeForCommit(doc);
-      for (const [kind, key] of lookups) await this.setDirectory(kind, key, doc.id);
-      const file = this.#file(doc.id);
-      await file.writeText(text);
-      this.#docs.set(doc.id, { low: new Low<WorkspaceDoc>(file, JSON.parse(text) as WorkspaceDoc), file });
+      const workspace: Workspace = { id: doc.id, state: stateOf(doc) };
+      const intent: Intent = { writes: lookups.map(([kind, key]) => ({ path: this.#dirPath(kind, key), text: doc.id })), removes: [] };
+      filesOf(doc.id, undefined, workspace.state, intent);
+      await this.#settle([doc.id]);
+      const { applied, retry } = await this.#journal.commit(intent);
+      this.#workspaces.set(doc.id, workspace);
+      for (const [kind, key] of lookups) this.#directory.set(`${kind}:${key}`, doc.id);
+      await applied.catch((error: unknown) => this.#keepUnapplied([doc.id], retry, error));
       return true;
     });
   }
 
-  /** Writes one lookup entry durably. Prefer Transaction.index, which orders it before its document. */
+  /** Writes one lookup entry durably. Prefer Transaction.index, which commits it with its document. */
   async setDirectory(kind: DirectoryKind, key: string, workspaceId: string): Promise<void> {
-    await writeFileDurably(this.#dirFile(kind, key), workspaceId);
+    await writeFileDurably(join(this.dataDir, this.#dirPath(kind, key)), workspaceId, { tempDir: join(this.dataDir, 'tmp') });
     this.#directory.set(`${kind}:${key}`, workspaceId);
   }
 
@@ -336,7 +505,7 @@ export class Store {
     if (this.#directory.has(cacheKey)) return this.#directory.get(cacheKey) ?? undefined;
     let value: string | null = null;
     try {
-      value = await readFile(this.#dirFile(kind, key), 'utf8');
+      value = await readFile(join(this.dataDir, this.#dirPath(kind, key)), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
@@ -344,33 +513,87 @@ export class Store {
     return value ?? undefined;
   }
 
-  #dirFile(kind: DirectoryKind, key: string): string {
+  #dirPath(kind: DirectoryKind, key: string): string {
     // Keys are ids, hex hashes or emails; encode so any of them is a safe file name.
-    return join(this.dataDir, 'directory', `${kind}-${Buffer.from(key).toString('base64url')}`);
+    return join('directory', `${kind}-${Buffer.from(key).toString('base64url')}`);
   }
 
-  #file(workspaceId: string): WorkspaceFile {
-    if (!/^[A-Za-z0-9_-]+$/.test(workspaceId)) throw new Error('bad workspace id');
-    return new WorkspaceFile(join(this.dataDir, 'workspaces', `${workspaceId}.json`));
-  }
-
-  async #entry(workspaceId: string): Promise<Entry | undefined> {
-    const cached = this.#docs.get(workspaceId);
+  async #workspace(workspaceId: string): Promise<Workspace | undefined> {
+    const cached = this.#workspaces.get(workspaceId);
     if (cached) return cached;
-    if (!/^[A-Za-z0-9_-]+$/.test(workspaceId)) return undefined;
-    let pending = this.#loading.get(workspaceId);
-    if (!pending) {
-      pending = (async () => {
-        const file = this.#file(workspaceId);
-        const low = new Low<WorkspaceDoc>(file, null as unknown as WorkspaceDoc);
-        await low.read();
-        if (!low.data) return undefined;
-        const entry = { low, file };
-        this.#docs.set(workspaceId, entry);
-        return entry;
-      })().finally(() => this.#loading.delete(workspaceId));
-      this.#loading.set(workspaceId, pending);
+    if (!ID.test(workspaceId)) return undefined;
+    let loading = this.#loading.get(workspaceId);
+    if (!loading) {
+      loading = this.#load(workspaceId)
+        .then((workspace) => {
+          // A commit that created it while it loaded wins: it is at least as new.
+          if (workspace && !this.#workspaces.has(workspaceId)) this.#workspaces.set(workspaceId, workspace);
+          return this.#workspaces.get(workspaceId);
+        })
+        .finally(() => this.#loading.delete(workspaceId));
+      this.#loading.set(workspaceId, loading);
     }
-    return pending;
+    return loading;
   }
+
+  /** Reads a workspace's documents: its workspace document, then each site document it lists. */
+  async #load(workspaceId: string): Promise<Workspace | undefined> {
+    const dir = join(this.dataDir, 'workspaces', workspaceId);
+    const head = await readDocument<WorkspaceHead>(join(dir, 'workspace.json'));
+    if (!head) return undefined;
+    const ids = head.data.sites;
+    const texts = new Array<{ text: string; data: Site } | undefined>(ids.length);
+    // A few reads at a time: a 1,000-site workspace loads in one pass without a thousand open files.
+    for (let start = 0; start < ids.length; start += 32) {
+      await Promise.all(ids.slice(start, start + 32).map(async (id, i) => (texts[start + i] = await readDocument<Site>(join(dir, 'sites', `${id}.json`)))));
+    }
+    const sites = new Map<string, SiteDoc>();
+    ids.forEach((id, i) => {
+      const doc = texts[i];
+      if (!doc) throw new Error(`workspace ${workspaceId} lists site ${id}, whose document is missing`);
+      sites.set(id, { text: doc.text, site: doc.data });
+    });
+    return { id: workspaceId, state: { text: head.text, head: head.data, sites } };
+  }
+
+  /**
+   * Converts the old layout (one document per workspace, data/workspaces/<id>.json) into the new one: the
+   * workspace's documents are written to <id>.migrating/, which is renamed to <id>/ once complete, and only then
+   * is the old file removed. A crash at any step leaves the old file (a .migrating directory is removed and the
+   * migration redone at the next open) or the new directory (an old file beside it is removed).
+   */
+  async #migrateOldLayout(): Promise<void> {
+    const root = join(this.dataDir, 'workspaces');
+    for (const entry of await readdir(root, { withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
+      const id = entry.name.slice(0, -'.json'.length);
+      const old = join(root, entry.name);
+      if (!ID.test(id)) continue;
+      const done = await readDocument<WorkspaceHead>(join(root, id, 'workspace.json'));
+      if (!done) {
+        const doc = JSON.parse(await readFile(old, 'utf8')) as WorkspaceDoc;
+        const state = stateOf(doc);
+        const staging = join(root, `${id}.migrating`);
+        await rm(staging, { recursive: true, force: true });
+        await mkdir(join(staging, 'sites'), { recursive: true });
+        for (const siteId of state.head.sites) await writeFileDurably(join(staging, 'sites', `${siteId}.json`), state.sites.get(siteId)!.text, { syncDirectory: false });
+        await fsyncDirectory(join(staging, 'sites'));
+        await writeFileDurably(join(staging, 'workspace.json'), state.text);
+        await rm(join(root, id), { recursive: true, force: true }); // a directory without its workspace document is not a workspace
+        await rename(staging, join(root, id));
+        await fsyncDirectory(root);
+      }
+      await rm(old, { force: true });
+      await fsyncDirectory(root);
+      console.log(`[site-mcp] workspace ${id} converted to one document per site (data/workspaces/${id}/)`);
+    }
+  }
+}
+
+/** Adds to `intent` the files that make `next` of what `before` was: changed sites first, then the workspace document. */
+function filesOf(workspaceId: string, before: State | undefined, next: State, intent: Intent): void {
+  const dir = join('workspaces', workspaceId);
+  for (const [id, site] of next.sites) if (before?.sites.get(id) !== site) intent.writes.push({ path: join(dir, 'sites', `${id}.json`), text: site.text });
+  if (before?.text !== next.text) intent.writes.push({ path: join(dir, 'workspace.json'), text: next.text });
+  for (const id of before?.sites.keys() ?? []) if (!next.sites.has(id)) intent.removes.push(join(dir, 'sites', `${id}.json`));
 }

@@ -7,13 +7,14 @@
 // Bounded: SITE_MCP_CRASH_ROUNDS rounds (default 4), each a few hundred milliseconds of load; seeded by
 // SITE_MCP_SEED (printed on failure).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { WorkspaceDoc } from '../domain/model.js';
+import { storedWorkspaces } from './stored-layout.js';
 
 const SECRET = 'crash-test-secret';
 const ROUNDS = Number(process.env.SITE_MCP_CRASH_ROUNDS ?? 4);
@@ -71,13 +72,12 @@ afterAll(async () => {
 });
 
 async function workspaceDocs(): Promise<WorkspaceDoc[]> {
-  const dir = join(dataDir, 'workspaces');
-  const docs: WorkspaceDoc[] = [];
-  for (const name of await readdir(dir)) {
-    expect(name, 'a temporary file survived a restart').toMatch(/\.json$/);
-    docs.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as WorkspaceDoc); // throws on a torn file
+  // No temporary file or unreplayed commit survives a restart, and every document parses (storedWorkspaces throws on a torn one).
+  for (const sub of ['workspaces', 'journal', 'tmp']) {
+    for (const name of await readdir(join(dataDir, sub), { recursive: true })) expect(name, 'a temporary file survived a restart').not.toMatch(/\.tmp$/);
   }
-  return docs;
+  expect(await readdir(join(dataDir, 'journal')), 'a commit was left unreplayed').toEqual([]);
+  return storedWorkspaces(dataDir);
 }
 
 interface Tenant {

@@ -1,5 +1,6 @@
-// Store guarantees the rest of the server relies on: all-or-nothing transactions (§7.3), one file per
-// workspace, atomic writes, and serialized operations per workspace.
+// Store guarantees the rest of the server relies on: all-or-nothing transactions (§7.3), one document per site
+// plus one per workspace (reference/store/README.md), commits of several files all or none across a crash,
+// atomic writes, and serialized operations per workspace.
 import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { Store } from '../store/store.js';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { newWorkspaceDoc } from '../domain/workspace.js';
 import { companyIdForPlan, createCompany } from '../domain/company.js';
+import { storedWorkspace } from './stored-layout.js';
 
 function doc(id: string): WorkspaceDoc {
   return { ...newWorkspaceDoc({ companyName: 'Co', plan: 'free', ownerUserId: 'u1', credits: 3, aiConsent: true }, new Date(0)), id };
@@ -36,12 +38,12 @@ describe('Store', () => {
       }),
     ).rejects.toThrow('provider failed');
     expect((await store.read('ws_a'))!.credits).toBe(3);
-    const onDisk = JSON.parse(await readFile(join(dir, 'workspaces', 'ws_a.json'), 'utf8')) as WorkspaceDoc;
+    const onDisk = await storedWorkspace(dir, 'ws_a');
     expect(onDisk.credits).toBe(3);
     expect(onDisk.companyName).toBe('Co');
   });
 
-  it('commits a successful transaction to disk, in the workspace file only', async () => {
+  it('commits a successful transaction to disk, in its workspace\'s documents only', async () => {
     await store.create(doc('ws_a'));
     await store.create(doc('ws_b'));
     await store.transact('ws_a', (ws) => {
@@ -50,7 +52,8 @@ describe('Store', () => {
     const reopened = await Store.open(dir);
     expect((await reopened.read('ws_a'))!.credits).toBe(7);
     expect((await reopened.read('ws_b'))!.credits).toBe(3);
-    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual(['ws_a.json', 'ws_b.json']);
+    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual(['ws_a', 'ws_b']);
+    expect((await storedWorkspace(dir, 'ws_b')).credits).toBe(3);
   });
 
   it('serializes concurrent read-check-writes on one workspace (no lost update, balance never negative)', async () => {
@@ -80,7 +83,7 @@ describe('Store', () => {
 
   it('rule:store-durable-commit — a write that fails on disk is not kept in memory, and the next write does not persist it', async () => {
     await store.create(doc('ws_a'));
-    const file = join(dir, 'workspaces', 'ws_a.json');
+    const file = join(dir, 'workspaces', 'ws_a', 'workspace.json');
     // Make the rename onto the document fail: its path is now a directory.
     await rm(file);
     await mkdir(file);
@@ -88,7 +91,7 @@ describe('Store', () => {
     expect((await store.read('ws_a'))!.credits).toBe(3);
     await rmdir(file);
     await store.transact('ws_a', (ws) => void (ws.companyName = 'Renamed'));
-    const onDisk = JSON.parse(await readFile(file, 'utf8')) as WorkspaceDoc;
+    const onDisk = await storedWorkspace(dir, 'ws_a');
     expect(onDisk.credits).toBe(3);
     expect(onDisk.companyName).toBe('Renamed');
   });
@@ -111,7 +114,7 @@ describe('Store', () => {
     expect((await reopened.read('ws_a')) as unknown as Record<string, unknown>).not.toHaveProperty('deeper');
   });
 
-  it('rule:store-lookups-with-document — lookup entries of a transaction are written before the document, and not at all when it fails', async () => {
+  it('rule:store-lookups-with-document — lookup entries of a transaction commit with its documents, and not at all when it fails', async () => {
     await store.create(doc('ws_a'));
     await store.transact('ws_a', (ws, tx) => {
       ws.credits = 1;
@@ -125,20 +128,30 @@ describe('Store', () => {
       }),
     ).rejects.toThrow('failed');
     expect(await (await Store.open(dir)).lookupDirectory('site', 'site_never')).toBeUndefined();
-    // A document write that fails after its entries were written leaves an entry that finds no record: "not found".
-    const file = join(dir, 'workspaces', 'ws_a.json');
-    await rm(file);
-    await mkdir(file);
-    await expect(store.transact('ws_a', (_ws, tx) => tx.index('site', 'site_dangling'))).rejects.toThrow();
-    expect(await store.lookupDirectory('site', 'site_dangling')).toBe('ws_a');
-    expect((await store.read('ws_a'))!.sites).toEqual({});
+    // The entry and its record are one commit: if that commit cannot be made, neither is kept.
+    const failing = await Store.open(dir, { beforeFileWrite: (path) => {
+      if (path.startsWith('journal/')) throw new Error('disk full');
+    } });
+    await expect(failing.transact('ws_a', (ws, tx) => {
+      ws.sites.site_lost = { websiteId: 'site_lost' } as never;
+      tx.index('site', 'site_lost');
+    })).rejects.toThrow('disk full');
+    expect(await failing.lookupDirectory('site', 'site_lost')).toBeUndefined();
+    expect((await failing.read('ws_a'))!.sites).toEqual({});
+    const reopened = await Store.open(dir);
+    expect(await reopened.lookupDirectory('site', 'site_lost')).toBeUndefined();
+    expect((await reopened.read('ws_a'))!.sites).toEqual({});
   });
 
   it('removes temporary files that a crash left behind at open', async () => {
     await store.create(doc('ws_a'));
-    await writeFile(join(dir, 'workspaces', 'ws_a.json.abc123.tmp'), '{"torn":');
-    await Store.open(dir);
-    expect(await readdir(join(dir, 'workspaces'))).toEqual(['ws_a.json']);
+    await writeFile(join(dir, 'tmp', 'workspace.json.abc123.tmp'), '{"torn":');
+    await writeFile(join(dir, 'workspaces', 'ws_b.json.abc123.tmp'), '{"torn":'); // the old layout's
+    const reopened = await Store.open(dir);
+    expect(await readdir(join(dir, 'tmp'))).toEqual([]);
+    expect(await readdir(join(dir, 'workspaces'))).toEqual(['ws_a']);
+    expect((await reopened.read('ws_a'))!.credits).toBe(3);
+    expect((await readdir(join(dir, 'workspaces', 'ws_a'))).sort()).toEqual(['workspace.json']);
   });
 
   it('rule:create-company-once — a retried company creation for one plan adopts the first company', async () => {
@@ -152,7 +165,7 @@ describe('Store', () => {
     expect(first.id).toBe(companyIdForPlan('ws_a', 'plan_1'));
     expect(retry.id).toBe(first.id);
     expect(other.id).not.toBe(first.id);
-    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([`${first.id}.json`, `${other.id}.json`, 'ws_a.json'].sort());
+    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([first.id, other.id, 'ws_a'].sort());
   });
 
   it('rule:company-creation-atomic — a new company whose anchor commit fails is removed again; the retry creates it once', async () => {
@@ -169,10 +182,10 @@ describe('Store', () => {
     await expect(confirm()).rejects.toThrow('the write failed');
     const id = companyIdForPlan('ws_a', 'plan_1');
     expect(await failing.exists(id), 'the company of a failed confirmation').toBe(false);
-    expect(await readdir(join(dir, 'workspaces'))).toEqual(['ws_a.json']);
+    expect(await readdir(join(dir, 'workspaces'))).toEqual(['ws_a']);
     failNext = false;
     expect((await confirm()).id).toBe(id);
-    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([`${id}.json`, 'ws_a.json'].sort());
+    expect((await readdir(join(dir, 'workspaces'))).sort()).toEqual([id, 'ws_a'].sort());
   });
 
   it('rule:tool-answer-checked-before-commit — held writes are made only after the check; a failed check keeps nothing and undoes side effects', async () => {
@@ -188,7 +201,7 @@ describe('Store', () => {
       throw new Error('answer outside its schema');
     })).rejects.toThrow('answer outside its schema');
     expect((await store.read('ws_a'))!.credits).toBe(3);
-    expect((JSON.parse(await readFile(join(dir, 'workspaces', 'ws_a.json'), 'utf8')) as WorkspaceDoc).credits).toBe(3);
+    expect((await storedWorkspace(dir, 'ws_a')).credits).toBe(3);
     expect(undone).toEqual(['library file']);
     expect(await store.holdCommits(run, () => undefined)).toBe(42);
     expect((await store.read('ws_a'))!.credits).toBe(42);
