@@ -22,7 +22,7 @@ import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
 import type { Runtime } from '../../reference/runtime.js';
 import type Router from '@koa/router';
-import { authMdForgetsCustomHeadCode, deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
+import { authMdForgetsCustomHeadCode, authMdWithout, deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
 import { loadJson } from '../../spec/index.js';
 import { areaBeforeScope, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
@@ -107,6 +107,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'delivery-token-read-published-only': { router: deliveryServesDraft },
   'delivery-token-cannot-write': { router: deliveryTokenUnpublishes },
   'auth-md-ways-in-and-human-only': { router: authMdForgetsCustomHeadCode },
+  // /auth.md without the line that describes domain:read.
+  'auth-md-discovery': { router: authMdWithout('domain:read') },
   'company-creation-atomic': { store: keepCreatedDocuments },
   // What a client sees, broken by a proxy in front of the reference.
   'tool-catalogue-exact': { proxy: { dropListedTool: 'confirm_pending_action' } },

@@ -56,3 +56,21 @@ export function authMdForgetsCustomHeadCode(): Router {
   });
   return router;
 }
+
+/**
+ * auth-md-discovery: /auth.md as the reference writes it, less the lines that name `scope` (as when a scope added
+ * later is never described there).
+ */
+export function authMdWithout(scope: string): () => Router {
+  return () => {
+    const router = new Router();
+    router.get('/auth.md', (ctx) => {
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.body = authMd()
+        .split('\n')
+        .filter((line) => !line.includes(`\`${scope}\``))
+        .join('\n');
+    });
+    return router;
+  };
+}
