@@ -4,7 +4,8 @@
 // and a redirect to the cloud metadata address. It records every path it was asked for, so a scenario can tell
 // that /private/ was never requested. The home page has a known layout for visual capture (rules
 // migrate-capture-then-typed, migrate-capture-allowance): a heading, a paragraph, a real image and a link whose words
-// ("Read our story") sit in no heading or paragraph, so only a conversion that keeps links keeps them; /many/ is a
+// ("Read our story") sit in no heading or paragraph, so only a conversion that keeps links keeps them; /about has
+// two columns, a paragraph over several lines and its own fonts and colours; /many/ is a
 // second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it. The target is told, through the fixtures protocol, that it may fetch this
 // one loopback origin in test mode (POST /test-fixtures/v1/fetch-allowlist).
 import { createServer, type Server } from 'node:http';
@@ -46,7 +47,18 @@ const PAGES: Record<string, { status: number; type: string; body: string | Buffe
         `<div><a href="/about">${TEST_WEBSITE.linkText}</a></div>`,
     ),
   },
-  '/about': { status: 200, type: 'text/html', body: page('About', `<h1>${TEST_WEBSITE.aboutHeading}</h1><p>Family run since 1990.</p><a href="/">Home</a>`) },
+  // Two columns, a paragraph that wraps over several lines, its own fonts and colours: a layout to capture.
+  '/about': {
+    status: 200,
+    type: 'text/html',
+    body: page(
+      'About',
+      '<style>body{margin:0;font-family:sans-serif}h1{color:#7a3e00;margin:0;padding:24px 40px}.cols{display:flex;gap:40px;padding:0 40px}.cols>div{flex:1}h2{font-size:20px}</style>' +
+        `<h1>${TEST_WEBSITE.aboutHeading}</h1><div class="cols"><div><p>Family run since 1990. Three generations have baked here, first in a cellar under the old mill, ` +
+        'then in the shop on the square, always with flour from the farms around the town and a sourdough that is older than the shop itself.</p></div>' +
+        '<div><h2>Opening hours</h2><ul><li>Monday to Friday, 7 to 18</li><li>Saturday, 8 to 14</li></ul><a href="/">Home</a></div></div>',
+    ),
+  },
   '/private/secret': { status: 200, type: 'text/html', body: page('Private', `<h1>${TEST_WEBSITE.privateText}</h1>`) },
   '/to-metadata': { status: 302, type: 'text/plain', body: '', location: 'http://169.254.169.254/latest/meta-data/' },
   '/bread.png': { status: 200, type: 'image/png', body: BREAD_PNG },

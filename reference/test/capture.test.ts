@@ -221,6 +221,42 @@ describe('visual capture', () => {
       expect(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(120); // loaded
       const box = await img.boundingBox();
       expect([Math.round(box!.width), Math.round(box!.height)]).toEqual([120, 80]);
+
+      // /about: two columns, a paragraph over several lines, its own font and colours. Every run of text is drawn
+      // where the source drew it, in its colour, and wraps into the same lines (nothing overflows its box).
+      const about = site.draft.pages.find((p) => p.slug === 'about')!;
+      await source.goto(`${SITE}/about`);
+      await source.screenshot({ path: join(REPORTS, 'capture-about-source.png'), fullPage: true });
+      await draft.setContent(renderSitePage(site, site.draft, about, { basePath: BASE, searchVisible: false }), { waitUntil: 'load' });
+      await draft.screenshot({ path: join(REPORTS, 'capture-about-draft.png'), fullPage: true });
+      const sourceRuns = (await source.evaluate(`(() => {
+        const runs = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const text = n.textContent.replace(/\\s+/g, ' ').trim();
+          if (!text || n.parentElement.closest('style, script')) continue;
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          const r = range.getBoundingClientRect();
+          runs.push({ text, x: Math.round(r.left), y: Math.round(r.top), color: getComputedStyle(n.parentElement).color });
+        }
+        return runs;
+      })()`)) as { text: string; x: number; y: number; color: string }[];
+      const aboutOrigin = (await draft.locator('section[data-type="captured"] .cap').first().boundingBox())!;
+      const drawn = await draft.locator('section[data-type="captured"] .cap > span, section[data-type="captured"] .cap > a').evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return { text: (e.textContent ?? '').trim(), x: r.left, y: r.top, color: getComputedStyle(e).color, overflows: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 };
+        }),
+      );
+      expect(sourceRuns.length).toBeGreaterThanOrEqual(6);
+      for (const run of sourceRuns) {
+        const same = drawn.find((d) => d.text === run.text);
+        expect(same, run.text).toBeDefined();
+        expect([Math.abs(Math.round(same!.x - aboutOrigin.x) - run.x), Math.abs(Math.round(same!.y - aboutOrigin.y) - run.y)], run.text).toEqual([0, 0]);
+        expect(same!.color, run.text).toBe(run.color);
+        expect(same!.overflows, run.text).toBe(false);
+      }
     } finally {
       await browser?.close();
     }
