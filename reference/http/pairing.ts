@@ -39,8 +39,8 @@ export function authMd(): string {
 
 The MCP endpoint is \`/api/mcp\`; one endpoint serves every client. There are three ways in:
 
-- **OAuth 2.1** for browser and desktop chat clients, which need nothing but the endpoint's address. A request
-  without a token answers 401 with \`WWW-Authenticate: Bearer resource_metadata="…"\`, naming the protected-resource
+- **OAuth 2.1** for browser and desktop chat clients, which need nothing but the endpoint's address. An MCP request
+  (a POST) without a token answers 401 with \`WWW-Authenticate: Bearer resource_metadata="…"\`, naming the protected-resource
   metadata (\`/.well-known/oauth-protected-resource/api/mcp\`, RFC 9728), which names the authorization server
   (\`/oidc\`, its metadata at \`/oidc/.well-known/openid-configuration\`). Dynamic client registration is on (with
   any of the scopes below) and PKCE is required. The owner signs in, picks the website, may untick scopes and
