@@ -29,8 +29,10 @@ function readLayout(limits) {
       color: hex(style.color),
     };
   };
+  // A page with a huge DOM costs at most this many elements' styles (a bound in count, next to capture.ts's in time).
+  let visits = 0;
   const walk = (el) => {
-    if (boxes.length >= limits.maxBoxes || SKIP.has(el.tagName.toUpperCase()) || !visible(el)) return;
+    if (++visits > limits.maxElements || boxes.length >= limits.maxBoxes || SKIP.has(el.tagName.toUpperCase()) || !visible(el)) return;
     if (el instanceof HTMLImageElement) {
       const r = el.getBoundingClientRect();
       if (r.width >= 1 && r.height >= 1 && el.currentSrc) boxes.push({ kind: 'image', ...rectOf(r), src: el.currentSrc, alt: el.alt });
@@ -61,11 +63,12 @@ function readLayout(limits) {
   // Regions: the page's top-level blocks (through wrappers that hold a single block), as vertical bands.
   let root = document.body;
   for (let depth = 0; depth < 5; depth++) {
-    const kids = Array.from(root.children).filter((c) => !SKIP.has(c.tagName.toUpperCase()) && c.getBoundingClientRect().height > 0);
+    const kids = Array.from(root.children).slice(0, 2000).filter((c) => !SKIP.has(c.tagName.toUpperCase()) && c.getBoundingClientRect().height > 0);
     if (kids.length !== 1) break;
     root = kids[0];
   }
   const spans = Array.from(root.children)
+    .slice(0, 2000)
     .filter((c) => !SKIP.has(c.tagName.toUpperCase()) && visible(c))
     .map((c) => c.getBoundingClientRect())
     .filter((r) => r.height > 0)

@@ -69,6 +69,9 @@ export const CAPTURE_LIMITS = {
   /** Bytes one subresource may have (the crawler's page cap for the document). */
   maxResourceBytes: 5 * 1024 * 1024,
   maxBoxes: 300,
+  /** Elements the layout script looks at, and how long it may take. */
+  maxElements: 10_000,
+  layoutTimeoutMs: 10_000,
   maxRegions: 30,
   maxWidth: 4000,
   maxHeight: 20_000,
@@ -184,8 +187,13 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
       const page = tab.page;
       const response = await page.goto(current.mainUrl, { waitUntil: 'load', timeout: CAPTURE_LIMITS.pageTimeoutMs });
       if (!response || response.status() !== 200) throw new Error(`HTTP ${response?.status() ?? 'no answer'}`);
-      const { maxBoxes, maxRegions, maxWidth, maxHeight } = CAPTURE_LIMITS;
-      const { width, regions } = (await page.evaluate(`(${READ_LAYOUT.trim().replace(/;$/, '')})(${JSON.stringify({ maxBoxes, maxRegions, maxWidth, maxHeight })})`)) as { width: number; regions: CapturedRegion[] };
+      const { maxBoxes, maxRegions, maxWidth, maxHeight, maxElements } = CAPTURE_LIMITS;
+      const layout = page.evaluate(`(${READ_LAYOUT.trim().replace(/;$/, '')})(${JSON.stringify({ maxBoxes, maxRegions, maxWidth, maxHeight, maxElements })})`) as Promise<{ width: number; regions: CapturedRegion[] }>;
+      layout.catch(() => undefined); // a late answer after a time-out is dropped, never left unhandled
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the page took too long to lay out')), CAPTURE_LIMITS.layoutTimeoutMs)));
+      // On time-out the catch below closes the tab, which ends the evaluation too.
+      const { width, regions } = await Promise.race([layout, late]).finally(() => clearTimeout(timer));
       return { url: current.mainUrl, width, regions };
     } catch (error) {
       // A page that failed may leave the tab mid-load: the next capture starts from a fresh one.

@@ -246,7 +246,7 @@ describe('visual capture', () => {
       const drawn = await draft.locator('section[data-type="captured"] .cap > span, section[data-type="captured"] .cap > a').evaluateAll((els) =>
         els.map((e) => {
           const r = e.getBoundingClientRect();
-          return { text: (e.textContent ?? '').trim(), x: r.left, y: r.top, color: getComputedStyle(e).color, overflows: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 };
+          return { text: (e.textContent ?? '').trim(), x: r.left, y: r.top, color: (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(e).color, overflows: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 };
         }),
       );
       expect(sourceRuns.length).toBeGreaterThanOrEqual(6);
@@ -295,6 +295,7 @@ describe('what a captured page may fetch', () => {
       '/moved.css': { type: 'text/plain', body: '', location: 'http://169.254.169.254/latest/style.css' },
       '/style.css': { type: 'text/css', body: 'h1 { color: #aa0000 }' },
       '/ok.png': { type: 'image/png', body: '' },
+      '/huge': { type: 'text/html', body: `<html><body>${'<div><span>word</span></div>'.repeat(10_000)}</body></html>` },
     };
     const fakeWeb: Network = {
       resolve: async (host) => ({ 'site.example': ['93.184.216.34'], 'internal.example': ['10.0.0.5'], 'other.example': ['93.184.216.35'] })[host] ?? [],
@@ -313,6 +314,11 @@ describe('what a captured page may fetch', () => {
       // Only the page, its two stylesheets (one a redirect, refused at its next hop before any request) and its one
       // public image reached the transport: nothing private, no script, frame, media, embed or preconnect.
       expect(transported.sort()).toEqual(['https://site.example/', 'https://site.example/moved.css', 'https://site.example/ok.png', 'https://site.example/style.css']);
+      // A page of 20,000 elements is read within the bounds: at most 300 boxes, in bounded time.
+      const started = Date.now();
+      const huge = await engine.capture('https://site.example/huge', fakeWeb);
+      expect(huge.regions.flatMap((r) => r.boxes).length).toBeLessThanOrEqual(300);
+      expect(Date.now() - started).toBeLessThan(20_000);
     } finally {
       await engine.close();
     }
