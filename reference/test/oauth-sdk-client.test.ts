@@ -4,13 +4,12 @@
 // the owner's sign-in and consent clicked in Debian's Chromium (playwright-core), then the code exchange, MCP calls
 // (a read and a write), a refresh-token exchange, and a restart of the server that keeps the client connected
 // (the identity provider's clients, grants and keys persist in the data directory).
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
-import { launchChromium, REPORTS } from './chromium.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
+import { callbackServer, consentInBrowser, type CallbackServer } from './oauth-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -27,63 +26,17 @@ let server: RunningServer;
 let port: number;
 let browser: Browser;
 let world: WorldResponse;
-let callback: { server: Server; url: string; next(): Promise<URL> };
+let callback: CallbackServer;
 
 const start = async () => {
   server = await startServer({ host: '127.0.0.1', port, dataDir, allowedHosts: [] }, testMode(FIXTURES_SECRET));
   port = Number(new URL(server.url).port);
 };
 
-/** The client's loopback redirect URI (as a desktop client listens for it): hands each arriving URL to the test. */
-async function callbackServer() {
-  const waiting: ((url: URL) => void)[] = [];
-  const arrived: URL[] = [];
-  const srv = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end('<!doctype html><title>Signed in</title><h1>You can close this window</h1>');
-    const w = waiting.shift();
-    if (w) w(url);
-    else arrived.push(url);
-  });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  return {
-    server: srv,
-    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/callback`,
-    next: () => {
-      const ready = arrived.shift();
-      if (ready) return Promise.resolve(ready);
-      return new Promise<URL>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no redirect reached the client within 15 s')), 15_000);
-        waiting.push((url) => {
-          clearTimeout(timer);
-          resolve(url);
-        });
-      });
-    },
-  };
-}
-
 async function connect(provider: InMemoryOAuthClient): Promise<Client> {
   const client = new Client({ name: 'sourdough-chat', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { authProvider: provider }));
   return client;
-}
-
-/** The owner's side: sign in (if asked), read the consent page, untick what is not wanted, approve. */
-async function consentInBrowser(page: Page, authorizationUrl: URL, untick: string[]): Promise<string> {
-  await page.goto(authorizationUrl.href);
-  if ((await page.locator('h1').textContent()) === 'Sign in') {
-    await page.fill('input[name=email]', world.users.olive!.email);
-    await page.fill('input[name=password]', world.users.olive!.password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('button[value=approve]');
-  }
-  const consentText = (await page.textContent('body')) ?? '';
-  await page.screenshot({ path: `${REPORTS}oauth-consent.png`, fullPage: true });
-  for (const scope of untick) await page.uncheck(`input[name=scope][value="${scope}"]`);
-  await page.click('button[value=approve]');
-  return consentText;
 }
 
 beforeAll(async () => {
@@ -97,7 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => callback?.server.close(resolve));
+  await callback?.close();
   await server?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
@@ -118,7 +71,7 @@ describe('OAuth 2.1 with the MCP SDK client', () => {
     page.on('request', (r) => consoleLines.push(`${r.method()} ${r.url()}`));
     page.on('response', (r) => consoleLines.push(`${r.status()} ${r.url()} ${r.headers()['content-security-policy'] ?? ''} ${r.headers()['location'] ?? ''}`));
     page.on('requestfailed', (r) => consoleLines.push(`FAILED ${r.url()} ${r.failure()?.errorText}`));
-    const consent = await consentInBrowser(page, chat.opened[0]!, ['publish']);
+    const consent = await consentInBrowser(page, chat.opened[0]!, world.users.olive!, ['publish']);
     // The consent page names the client by the name it registered, never only by a random id.
     expect(consent).toContain('Sourdough Chat');
     const redirected = await callback.next().catch(async (error: Error) => {
