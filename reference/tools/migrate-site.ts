@@ -110,7 +110,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   const fidelity = capturedCount === 0 ? ('typed' as const) : capturedCount === pages.length ? ('visual' as const) : ('mixed' as const);
   const dropped = result.pages.reduce((n, p) => n + p.droppedEmbeds, 0);
   const actionsRequired = [
-    ...(merging ? ['The re-sync took the typed path: changed text arrived in typed sections; captured regions were left as they were. Review the pages in the editor.'] : []),
+    ...(merging ? ['The re-sync took the typed path: changed text arrived in typed sections, and captured regions, if the site has any, were left as they were. Review the pages in the editor.'] : []),
     ...(!merging && capturedCount === 0 ? ['Visual capture was not available for this migration; pages were converted to typed sections. Review the layout in the editor.'] : []),
     ...(captureFailed > 0 ? [`${captureFailed} pages could not be captured and were converted to typed sections; review their layout in the editor.`] : []),
     ...(queue.length > 0 ? [`${queue.length} pages are beyond the free capture allowance of ${allowance} pages: they are typed for now and wait in the capture queue; list_pages shows each page's capture status.`] : []),
