@@ -1,0 +1,85 @@
+// The benchmarks' own child processes: a server of this (or another) checkout of the repository started under
+// this node with optional node flags (a V8 CPU profile: --cpu-prof), which conformance/lib/target.ts does not
+// take, and stopped again whatever happens.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ChildServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `nodeArgs` under this node in `cwd` and waits for its "listening on <url>" line. */
+export async function startChild(nodeArgs: string[], cwd: string, readyMs = 60_000): Promise<ChildServer> {
+  const child = spawn(process.execPath, nodeArgs, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    }
+  };
+  process.once('exit', () => child.kill('SIGKILL'));
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`${nodeArgs.join(' ')} did not print its ready line in ${readyMs / 1000} s`)), readyMs);
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out = (out + d.toString()).slice(-10_000);
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          done(m[1]!.replace(/\/$/, ''));
+        }
+      });
+      child.once('exit', () => {
+        clearTimeout(timer);
+        fail(new Error(`${nodeArgs.join(' ')} exited before it was ready`));
+      });
+    });
+    return { url, pid: child.pid!, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export interface ReferenceOptions {
+  /** The checkout whose reference/main.ts runs. */
+  checkout: string;
+  /** More options of reference/main.ts (e.g. --rate-limits). */
+  args?: string[];
+  /** Writes a V8 CPU profile named `profileName` there when the server stops. */
+  cpuProfDir?: string;
+  profileName?: string;
+}
+
+/** The reference server of `checkout` in test mode on loopback, a fresh data directory and a random fixtures secret. */
+export async function startReference(options: ReferenceOptions): Promise<ChildServer & { fixturesSecret: string }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-'));
+  const fixturesSecret = randomBytes(16).toString('hex');
+  const profile = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir, ...(options.profileName ? ['--cpu-prof-name', options.profileName] : [])] : [];
+  try {
+    const server = await startChild(
+      [...profile, '--import', 'tsx', join(options.checkout, 'reference/main.ts'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...(options.args ?? [])],
+      options.checkout,
+    );
+    return {
+      ...server,
+      fixturesSecret,
+      stop: async () => {
+        await server.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}

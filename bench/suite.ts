@@ -1,0 +1,95 @@
+// How long a full conformance run takes against a reference server that is already running (issue 16, goal 3:
+// under 12 s). One reference is started in test mode and kept for every run; each run is the kit's own CLI
+// (`conformance/cli.ts --url … --declaration conformance/declarations/reference.yaml`) as a child process, timed
+// from spawn to exit, once per --parallel value (Cucumber's worker processes; every scenario builds its own world
+// through the fixtures protocol, so they share the server without sharing state). Prints wall time, the server's
+// CPU during the run and the CLI's own pass/fail line, then the fastest figure against the goal.
+//
+//   npm run bench -- suite [--parallel 1,2,4] [--repeat 1] [--cpu-prof DIR] [-- <features/x.feature ...>]
+//
+// --cpu-prof DIR writes a V8 CPU profile of the reference over all the runs (npx tsx bench/cpu-profile-summary.ts).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startReference } from './lib/reference-process.js';
+
+const GOAL_SECONDS = 12;
+const RUN_TIMEOUT_MS = 10 * 60_000;
+const { values, positionals } = parseArgs({
+  options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, 'cpu-prof': { type: 'string' } },
+  allowPositionals: true,
+});
+const workers = values.parallel.split(',').map(Number);
+const repeat = Number(values.repeat);
+if (workers.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(repeat) || repeat < 1) {
+  console.error('suite: --parallel takes whole numbers of at least 1 separated by commas (e.g. 1,2,4), --repeat one whole number of at least 1.');
+  process.exit(2);
+}
+const repo = fileURLToPath(new URL('../', import.meta.url));
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface Run {
+  parallel: number;
+  seconds: number;
+  serverCpu: number;
+  exitCode: number | null;
+  summary: string;
+  /** The report lines of the rules that failed, when the run did not pass. */
+  failures: string[];
+}
+
+async function conformanceRun(url: string, secret: string, parallel: number): Promise<Run> {
+  const reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-suite-'));
+  const args = ['--import', 'tsx', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', '--parallel', String(parallel), '--report-dir', reportDir, ...positionals];
+  const serverCpu0 = cpuSeconds(serverPid);
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  let out = '';
+  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const killer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  const exitCode = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  clearTimeout(killer);
+  const seconds = (performance.now() - t0) / 1000;
+  await rm(reportDir, { recursive: true, force: true });
+  const summary = /(\d+ scenarios? passed, \d+ failed[^\n]*)/.exec(out)?.[1] ?? `no summary line; the run's tail:\n${out.slice(-2000)}`;
+  const failures = exitCode === 0 ? [] : out.split('\n').filter((line) => /\bfailed\b/.test(line) && !line.includes('scenarios passed')).slice(0, 10);
+  return { parallel, seconds, serverCpu: cpuSeconds(serverPid) - serverCpu0, exitCode, summary, failures };
+}
+
+const cpuProfDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
+const server = await startReference({ checkout: repo, cpuProfDir, profileName: 'suite-reference.cpuprofile' });
+const serverPid = server.pid!;
+const runs: Run[] = [];
+try {
+  console.log(`conformance run against a running reference (${server.url}), declaration conformance/declarations/reference.yaml${positionals.length ? `, ${positionals.join(' ')}` : ''}, node ${process.version}`);
+  for (let round = 0; round < repeat; round++) {
+    for (const parallel of workers) {
+      const run = await conformanceRun(server.url, server.fixturesSecret, parallel);
+      runs.push(run);
+      console.log(`  --parallel ${String(parallel).padEnd(2)} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s, exit ${run.exitCode}: ${run.summary}`);
+      // A failed run is no figure; say what failed so it can be replayed (npm run conformance -- --rules …).
+      for (const line of run.failures) console.log(`      ${line}`);
+    }
+  }
+} finally {
+  await server.stop();
+}
+const passing = runs.filter((r) => r.exitCode === 0);
+if (passing.length === 0) {
+  console.log(`no run passed, so no figure (goal: under ${GOAL_SECONDS} s)`);
+  process.exitCode = 1;
+} else {
+  const best = passing.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  console.log(`fastest passing run: ${best.seconds.toFixed(1)} s with --parallel ${best.parallel} (goal: under ${GOAL_SECONDS} s) ${best.seconds < GOAL_SECONDS ? 'met' : 'NOT met'}`);
+}
