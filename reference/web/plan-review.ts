@@ -18,12 +18,12 @@ export interface PlanReview {
 }
 
 const SECTION_NAMES: Record<string, string> = {
-  hero: 'Banner', text: 'Text', image: 'Image', services: 'Services', gallery: 'Gallery', faq: 'Questions and answers', cta: 'Call to action', contact: 'Contact', testimonials: 'Testimonials',
+  hero: 'Banner', text: 'Text', image: 'Image', services: 'Services', gallery: 'Gallery', faq: 'Questions and answers', cta: 'Call to action', contact: 'Contact', testimonials: 'Testimonials', captured: 'Captured region',
 };
 
 const FIELD_NAMES: Record<string, string> = {
   heading: 'Heading', subheading: 'Subheading', body: 'Text', buttonLabel: 'Button', buttonHref: 'Button link', caption: 'Caption', alt: 'Image description', imageUrl: 'Image', showForm: 'Contact form', showMap: 'Map',
-  title: 'title', description: 'description', price: 'price', question: 'question', answer: 'answer', quote: 'quote', author: 'author',
+  title: 'title', description: 'description', price: 'price', question: 'question', answer: 'answer', quote: 'quote', author: 'author', text: 'text', href: 'link',
 };
 
 /** The text fields of a section's content, by path ("heading", "items/0/title"), as a person reads them. */
@@ -41,7 +41,7 @@ function textFields(content: unknown, path = ''): Map<string, string> {
 /** "items/0/title" → "Item 1 title"; "heading" → "Heading". */
 function fieldLabel(path: string): string {
   const parts = path.split('/');
-  if (parts.length === 3 && /^\d+$/.test(parts[1]!)) return `${parts[0] === 'images' ? 'Image' : 'Item'} ${Number(parts[1]) + 1} ${FIELD_NAMES[parts[2]!] ?? parts[2]}`;
+  if (parts.length === 3 && /^\d+$/.test(parts[1]!)) return `${parts[0] === 'images' ? 'Image' : parts[0] === 'boxes' ? 'Box' : 'Item'} ${Number(parts[1]) + 1} ${FIELD_NAMES[parts[2]!] ?? parts[2]}`;
   return FIELD_NAMES[path] ?? path.replaceAll('/', ' ');
 }
 
