@@ -29,6 +29,10 @@ process.env.SITE_MCP_SEED ??= '1';
 
 const { runConfiguration } = await loadConfiguration({ file: 'cucumber.mjs', provided: { parallel: 0, format: [] } }, environment);
 runConfiguration.formats = { stdout: 'summary', files: {}, publish: false, options: {} };
+// SITE_MCP_MUTATION_FEATURES=features/a.feature,… keeps only those features' scenarios (mutation/README.md, "On a busy
+// machine"): a module only a few features reach need not pay for all of them in Stryker's dry run.
+const onlyFeatures = process.env.SITE_MCP_MUTATION_FEATURES?.split(',').map((f) => f.trim()).filter(Boolean);
+if (onlyFeatures?.length) runConfiguration.sources.paths = onlyFeatures;
 const { plan } = await loadSources(runConfiguration.sources);
 
 let server: RunningServer;
