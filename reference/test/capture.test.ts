@@ -169,7 +169,9 @@ describe('visual capture', () => {
       await rm(restarted.dir, { recursive: true, force: true });
     }
     // The first server's store is read again by the render check below.
-    test = await startTestServer('capture-after', { dataDir, captureQueueDelayMs: 600_000 });
+    test = await startTestServer('capture-after', { dataDir, captureQueueDelayMs: 600_000 }, { fakes: { net } });
+    await mcp.close().catch(() => undefined);
+    mcp = new McpConnection(test.url, token);
   }, 120_000);
 
   it('rule:migrate-capture-then-typed — the captured draft renders in Chromium with the source page\'s visible text and links', async () => {
@@ -260,6 +262,20 @@ describe('visual capture', () => {
     } finally {
       await browser?.close();
     }
+  }, 60_000);
+
+  it('rule:migrate-merge-typed — a re-sync of a captured site takes the typed path: fidelity typed, the captured regions as they were', async () => {
+    const before = (await siteOf(test, homeSite)).draft.pages.find((p) => p.slug === 'home')!;
+    const { envelope } = await mcp.callTool('migrate_site_from_url', { url: `${SITE}/`, mergeIntoWebsiteId: homeSite });
+    expect(envelope.ok, JSON.stringify(envelope.error)).toBe(true);
+    expect(envelope.data).toMatchObject({ websiteId: homeSite, fidelity: 'typed', pagesAwaitingCapture: 0 });
+    const after = (await siteOf(test, homeSite)).draft.pages.find((p) => p.slug === 'home')!;
+    const captured = (page: typeof before) => page.sections.filter((s) => s.type === 'captured');
+    // The owner's edit of a captured box stays; the typed sections the merge matched stay hidden under the regions.
+    expect(captured(after)).toEqual(captured(before));
+    expect(after.sections.filter((s) => s.type !== 'captured').every((s) => s.hidden)).toBe(true);
+    expect(after.sections).toHaveLength(before.sections.length);
+    expect((await pagesOf(homeSite)).map((p) => p.capture)).toEqual(['captured', 'captured']);
   }, 60_000);
 
   it('rule:migrate-capture-then-typed — a server whose browser cannot start migrates typed and says so', async () => {
