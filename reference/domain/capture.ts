@@ -141,11 +141,20 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
 
   const launch = (): Promise<Browser> => {
     if (!browser) {
-      browser = chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS, timeout: 20_000 });
-      browser.catch(() => {
-        failedAt = Date.now();
-        browser = undefined;
-      });
+      const started = chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS, timeout: 20_000 });
+      browser = started;
+      started.then(
+        // A browser that crashed or was killed is started afresh on the next capture instead of failing every page.
+        (b) =>
+          b.on('disconnected', () => {
+            if (browser === started) browser = undefined;
+            if (tab?.browser === b) tab = undefined;
+          }),
+        () => {
+          failedAt = Date.now();
+          if (browser === started) browser = undefined;
+        },
+      );
     }
     return browser;
   };

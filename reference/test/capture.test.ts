@@ -330,6 +330,9 @@ describe('what a captured page may fetch', () => {
       // Only the page, its two stylesheets (one a redirect, refused at its next hop before any request) and its one
       // public image reached the transport: nothing private, no script, frame, media, embed or preconnect.
       expect(transported.sort()).toEqual(['https://site.example/', 'https://site.example/moved.css', 'https://site.example/ok.png', 'https://site.example/style.css']);
+      // A page that fails is refused with its reason (the migration makes it typed) and the next page is captured.
+      await expect(engine.capture('https://site.example/missing', fakeWeb)).rejects.toThrow(/HTTP 404/);
+      expect((await engine.capture('https://site.example/', fakeWeb)).regions.length).toBeGreaterThan(0);
       // A page of 20,000 elements is read within the bounds: at most 300 boxes, in bounded time.
       const started = Date.now();
       const huge = await engine.capture('https://site.example/huge', fakeWeb);
