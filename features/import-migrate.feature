@@ -285,7 +285,8 @@ Feature: Import and migration
 
   # §4.3 leaves open whether a target can capture at all and what fidelity's values are; by the source a re-sync
   # with mergeIntoWebsiteId takes the typed path, so the fidelity it reports is the target's typed value. A new
-  # migration reporting another value says it captured, and then owes what a capture is.
+  # migration reporting another value says it captured, and then owes what a capture is: both pages the crawl reads
+  # carry a link whose words no heading or paragraph holds, so whichever page was captured, the site keeps them.
   @rule:migrate-capture-then-typed
   Scenario: A new migration that says it captured keeps the page's links; a re-sync names the typed path
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"

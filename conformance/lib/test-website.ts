@@ -4,7 +4,7 @@
 // and a redirect to the cloud metadata address. It records every path it was asked for, so a scenario can tell
 // that /private/ was never requested. The home page has a known layout for visual capture (rules
 // migrate-capture-then-typed, migrate-capture-allowance): a heading, a paragraph, a real image and a link whose words
-// ("Read our story") sit in no heading or paragraph, so only a conversion that keeps links keeps them; /about has
+// ("Read our story", on /about too) sit in no heading or paragraph, so only a conversion that keeps links keeps them; /about has
 // two columns, a paragraph over several lines and its own fonts and colours; /many/ is a
 // second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it. The target is told, through the fixtures protocol, that it may fetch this
 // one loopback origin in test mode (POST /test-fixtures/v1/fetch-allowlist).
@@ -17,7 +17,10 @@ export const TEST_WEBSITE = {
   privateText: 'PRIVATE PAGE THAT ROBOTS DISALLOW',
   scriptMarker: 'window.stolenCookies',
   embedHost: 'booking-widget.example',
-  /** The words of a link of the home page that no heading or paragraph holds. */
+  /**
+   * The words of a link on each page the crawl reads (/ and /about) that no heading or paragraph holds: a page that
+   * was captured keeps them, whichever page it was (rule migrate-capture-then-typed).
+   */
   linkText: 'Read our story',
   /** The pages under /many/ (its index included): more than the 20-page capture allowance of §4.3. */
   manyPages: 25,
@@ -56,7 +59,8 @@ const PAGES: Record<string, { status: number; type: string; body: string | Buffe
       '<style>body{margin:0;font-family:sans-serif}h1{color:#7a3e00;margin:0;padding:24px 40px}.cols{display:flex;gap:40px;padding:0 40px}.cols>div{flex:1}h2{font-size:20px}</style>' +
         `<h1>${TEST_WEBSITE.aboutHeading}</h1><div class="cols"><div><p>Family run since 1990. Three generations have baked here, first in a cellar under the old mill, ` +
         'then in the shop on the square, always with flour from the farms around the town and a sourdough that is older than the shop itself.</p></div>' +
-        '<div><h2>Opening hours</h2><ul><li>Monday to Friday, 7 to 18</li><li>Saturday, 8 to 14</li></ul><a href="/">Home</a></div></div>',
+        '<div><h2>Opening hours</h2><ul><li>Monday to Friday, 7 to 18</li><li>Saturday, 8 to 14</li></ul><a href="/">Home</a>' +
+        `<div><a href="/">${TEST_WEBSITE.linkText}</a></div></div></div>`,
     ),
   },
   '/private/secret': { status: 200, type: 'text/html', body: page('Private', `<h1>${TEST_WEBSITE.privateText}</h1>`) },
