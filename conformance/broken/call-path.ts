@@ -67,3 +67,22 @@ export function primaryDomainForEditors(steps: readonly CallStep[]): CallStep[] 
     };
   });
 }
+
+/**
+ * domain-read-since: every connection is treated as holding domain:read, whenever it was made, as if a server gave
+ * the new read scope to the connections made before it existed (§9.2: they keep the scopes they were made with).
+ */
+export function domainReadForEveryConnection(steps: readonly CallStep[]): CallStep[] {
+  return steps.map((step) => {
+    if (step.rule !== 'scope-ceiling' || !('run' in step)) return step;
+    const ceiling = step.run;
+    return {
+      rule: step.rule,
+      run: (call: Call) => {
+        if (call.connection.scopes.includes('domain:read')) return ceiling(call);
+        const connection = { ...call.connection, scopes: [...call.connection.scopes, 'domain:read'] };
+        return ceiling(new Proxy(call, { get: (target, key) => (key === 'connection' ? connection : Reflect.get(target, key)) }));
+      },
+    };
+  });
+}

@@ -24,7 +24,7 @@ import type { Runtime } from '../../reference/runtime.js';
 import type Router from '@koa/router';
 import { authMdForgetsCustomHeadCode, authMdWithout, deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
 import { loadJson } from '../../spec/index.js';
-import { areaBeforeScope, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
+import { areaBeforeScope, domainReadForEveryConnection, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
 import * as capture from './capture.js';
 
@@ -53,6 +53,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'activity-pii-free': { steps: logArgumentsOfFailures },
   'authz-denial-order': { steps: areaBeforeScope },
   'domain-write-owner-only': { steps: primaryDomainForEditors },
+  'domain-read-since': { steps: domainReadForEveryConnection },
   // Limits (spec/limits.json).
   'plan-expiry-five-minutes': { limits: { planLifetimeSeconds: 86_400 } },
   // Activity kept for 30 days only.
