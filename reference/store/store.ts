@@ -93,6 +93,12 @@ interface State {
   readonly sites: ReadonlyMap<string, SiteDoc>;
   /** What reads see, joined once on first read. */
   view?: WorkspaceDoc;
+  /**
+   * How this state differs from one whose view was already joined, when its sites keep that one's order (some
+   * removed, new ones appended): its view is then a copy of that view's record with these sites changed, instead
+   * of a join of every site. Dropped once the view is made, so no chain of old states is kept alive.
+   */
+  delta?: { base: WorkspaceDoc; changed: string[]; removed: string[] };
 }
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -111,7 +117,18 @@ function checkSiteId(id: string): void {
 }
 
 function viewOf(state: State): WorkspaceDoc {
-  state.view ??= { ...state.head, sites: Object.fromEntries(state.head.sites.map((id) => [id, state.sites.get(id)!.site])) } as WorkspaceDoc;
+  if (state.view) return state.view;
+  let sites: Record<string, Site>;
+  if (state.delta) {
+    // Copying a record wholesale is far cheaper than building it key by key (a 1,000-site workspace).
+    sites = Object.assign({}, state.delta.base.sites);
+    for (const id of state.delta.removed) delete sites[id];
+    for (const id of state.delta.changed) sites[id] = state.sites.get(id)!.site;
+    state.delta = undefined;
+  } else {
+    sites = Object.fromEntries(state.head.sites.map((id) => [id, state.sites.get(id)!.site]));
+  }
+  state.view = { ...state.head, sites } as WorkspaceDoc;
   return state.view;
 }
 
@@ -134,72 +151,114 @@ function stateOf(doc: WorkspaceDoc): State {
  * `finish` turns the draft into the next state, reusing every site whose text did not change.
  */
 function draftOf(state: State): { doc: WorkspaceDoc; finish(): State } {
-  const order = [...state.head.sites];
-  const members = new Set(order);
+  // Nothing here is proportional to the number of sites until the operation adds or removes one: the order is
+  // copied on the first such change, and membership is the committed sites plus `added` minus `removed`.
+  let order: string[] | undefined;
+  const added = new Set<string>();
+  const removed = new Set<string>();
   const copies = new Map<string, unknown>();
+  const has = (id: string) => added.has(id) || (state.sites.has(id) && !removed.has(id));
   const copyOf = (id: string) => {
     if (!copies.has(id)) copies.set(id, JSON.parse(state.sites.get(id)!.text));
     return copies.get(id);
   };
+  const remove = (id: string) => {
+    order ??= [...state.head.sites];
+    order.splice(order.indexOf(id), 1);
+    copies.delete(id);
+    if (added.has(id)) added.delete(id);
+    else removed.add(id);
+  };
   const put = (id: string, value: unknown) => {
-    if (!members.has(id)) {
-      members.add(id);
-      order.push(id);
+    if (value === undefined) {
+      // As JSON.stringify would leave it out: the site is gone.
+      if (has(id)) remove(id);
+      return;
+    }
+    if (!has(id)) {
+      (order ??= [...state.head.sites]).push(id);
+      if (removed.has(id)) removed.delete(id);
+      else added.add(id);
     }
     copies.set(id, value);
   };
-  // The target stays empty: every own property is answered from `members`, which keeps the record's order.
+  // The target stays empty: every own property is answered from the sets above, which keep the record's order.
   const sites = new Proxy({} as Record<string, Site>, {
-    get: (target, key, receiver) => (typeof key === 'string' && members.has(key) ? copyOf(key) : Reflect.get(target, key, receiver)),
+    get: (target, key, receiver) => (typeof key === 'string' && has(key) ? copyOf(key) : Reflect.get(target, key, receiver)),
     set: (target, key, value, receiver) => (typeof key === 'string' ? (put(key, value), true) : Reflect.set(target, key, value, receiver)),
     defineProperty: (target, key, descriptor) => (typeof key === 'string' && 'value' in descriptor ? (put(key, descriptor.value), true) : Reflect.defineProperty(target, key, descriptor)),
-    deleteProperty: (target, key) => {
-      if (typeof key !== 'string' || !members.has(key)) return Reflect.deleteProperty(target, key);
-      members.delete(key);
-      copies.delete(key);
-      order.splice(order.indexOf(key), 1);
-      return true;
-    },
-    has: (target, key) => (typeof key === 'string' && members.has(key)) || Reflect.has(target, key),
-    ownKeys: () => [...order],
+    deleteProperty: (target, key) => (typeof key === 'string' && has(key) ? (remove(key), true) : Reflect.deleteProperty(target, key)),
+    has: (target, key) => (typeof key === 'string' && has(key)) || Reflect.has(target, key),
+    ownKeys: () => [...(order ?? state.head.sites)],
     // Object.keys and Object.hasOwn ask for descriptors: answered without copying (the value is the committed
     // site, or the copy once there is one), so counting or testing sites costs no copy.
     getOwnPropertyDescriptor: (target, key) =>
-      typeof key === 'string' && members.has(key)
+      typeof key === 'string' && has(key)
         ? { value: copies.has(key) ? copies.get(key) : state.sites.get(key)!.site, writable: true, enumerable: true, configurable: true }
         : Reflect.getOwnPropertyDescriptor(target, key),
   });
   const doc = JSON.parse(state.text) as WorkspaceDoc;
   doc.sites = sites;
+  /** The stored form of a site the operation touched: the committed one when its text did not change. */
+  const stored = (id: string, value: unknown): SiteDoc => {
+    checkSiteId(id);
+    const text = serializeForCommit(value);
+    const before = state.sites.get(id);
+    return before?.text === text ? before : { text, site: value as Site };
+  };
+  const deltaOf = (changed: string[], removedIds: string[]) => (state.view ? { delta: { base: state.view, changed, removed: removedIds } } : {});
   return {
     doc,
-    finish() {
-      // An operation that replaced the whole record is diffed site by site against the committed texts.
-      const replaced = doc.sites !== sites;
+    finish(): State {
+      if (doc.sites === sites && !order) {
+        // The usual operation: the same sites in the same order, a few of them touched.
+        let next: Map<string, SiteDoc> | undefined;
+        const changed: string[] = [];
+        for (const [id, value] of copies) {
+          const site = stored(id, value);
+          if (site === state.sites.get(id)) continue;
+          (next ??= new Map(state.sites)).set(id, site);
+          changed.push(id);
+        }
+        const head = { ...doc, sites: state.head.sites } as WorkspaceHead;
+        const text = serializeForCommit(head);
+        if (!next && text === state.text) return state;
+        return { text, head: text === state.text ? state.head : head, sites: next ?? state.sites, ...deltaOf(changed, []) };
+      }
+      // Sites added or removed, or the whole record replaced: every site is accounted for.
       const record = doc.sites as Record<string, unknown>;
-      const ids = replaced ? Object.keys(record) : order;
+      const replaced = doc.sites !== sites;
+      const ids = replaced ? Object.keys(record) : order!;
       const touched = replaced ? new Map(Object.entries(record)) : copies;
       const next = new Map<string, SiteDoc>();
       const kept: string[] = [];
+      const changed: string[] = [];
       for (const id of ids) {
-        const value = touched.get(id);
         if (!touched.has(id)) {
           next.set(id, state.sites.get(id)!);
         } else {
+          const value = touched.get(id);
           if (value === undefined) continue; // as JSON.stringify would leave it out
-          checkSiteId(id);
-          const text = serializeForCommit(value);
-          const before = state.sites.get(id);
-          next.set(id, before?.text === text ? before : { text, site: value as Site });
+          const site = stored(id, value);
+          next.set(id, site);
+          if (site !== state.sites.get(id)) changed.push(id);
         }
         kept.push(id);
       }
+      const removedIds = state.head.sites.filter((id) => !next.has(id));
       const head = { ...doc, sites: kept } as WorkspaceHead;
       const text = serializeForCommit(head);
-      if (text === state.text) return next.size === state.sites.size && kept.every((id) => next.get(id) === state.sites.get(id)) ? state : { text, head: state.head, sites: next };
-      return { text, head, sites: next };
+      return { text, head, sites: next, ...(keepsOrder(state.head.sites, kept, next, state.sites) ? deltaOf(changed, removedIds) : {}) };
     },
   };
+}
+
+/** Whether `kept` is `before` without the sites removed, followed by new sites only (the order a record copy keeps). */
+function keepsOrder(before: readonly string[], kept: readonly string[], next: ReadonlyMap<string, SiteDoc>, previous: ReadonlyMap<string, SiteDoc>): boolean {
+  let i = 0;
+  for (const id of before) if (next.has(id) && kept[i++] !== id) return false;
+  for (; i < kept.length; i++) if (previous.has(kept[i]!)) return false;
+  return true;
 }
 
 /** One stored document file read through lowdb, keeping the text it read. */

@@ -95,11 +95,31 @@ describe('store layout', () => {
       expect(JSON.parse(JSON.stringify(ws.sites))).toEqual({ [b]: JSON.parse(JSON.stringify(doc.sites[b])), [added.websiteId]: JSON.parse(JSON.stringify(added)) });
       expect({ ...ws.sites }[b]!.name).toBe('Site 1');
     });
+    // Reads see the committed record in its order, each site as committed (a view derived from the previous one).
+    expect(Object.keys((await store.read('ws_a'))!.sites)).toEqual([b, added.websiteId]);
+    await store.transact('ws_a', (ws) => void (ws.sites[b]!.name = 'B edited'));
+    expect(Object.values((await store.read('ws_a'))!.sites).map((s) => s.name)).toEqual(['B edited', 'Added']);
+    // A site removed and put back moves to the end, as on a plain record; one set to undefined is gone.
+    await store.transact('ws_a', (ws) => {
+      const kept = ws.sites[b]!;
+      delete ws.sites[b];
+      ws.sites[b] = kept;
+      expect(Object.keys(ws.sites)).toEqual([added.websiteId, b]);
+    });
+    expect(Object.keys((await store.read('ws_a'))!.sites)).toEqual([added.websiteId, b]);
+    await store.transact('ws_a', (ws) => {
+      ws.sites[b] = undefined as never;
+      expect(Object.keys(ws.sites)).toEqual([added.websiteId]);
+    });
+    expect(Object.keys((await store.read('ws_a'))!.sites)).toEqual([added.websiteId]);
+    await store.transact('ws_a', (ws) => void (ws.sites[b] = { ...doc.sites[b]!, name: 'B edited' }));
     const reopened = await Store.open(dir);
-    expect(Object.keys((await reopened.read('ws_a'))!.sites)).toEqual([b, added.websiteId]);
+    expect(Object.keys((await reopened.read('ws_a'))!.sites)).toEqual([added.websiteId, b]);
+    expect(await reopened.read('ws_a')).toEqual(await store.read('ws_a'));
     expect(await readdir(join(dir, 'workspaces', 'ws_a', 'sites'))).not.toContain(`${a}.json`);
     // An operation that replaces the record is stored as it left it.
     await reopened.transact('ws_a', (ws) => void (ws.sites = { [added.websiteId]: { ...ws.sites[added.websiteId]!, name: 'Only' } }));
+    expect(Object.values((await reopened.read('ws_a'))!.sites).map((s) => s.name)).toEqual(['Only']);
     const again = await Store.open(dir);
     expect(Object.values((await again.read('ws_a'))!.sites).map((s) => s.name)).toEqual(['Only']);
     // A site id that cannot name a file is refused like any document that cannot be stored, and nothing is kept.
