@@ -134,5 +134,9 @@ export async function startServer(config: Config, ...compositions: Composition[]
 /** The store hooks of every composition, each called in order. */
 function mergeStoreHooks(compositions: readonly Composition[]): StoreHooks {
   const before = compositions.flatMap((c) => (c.storeHooks?.beforeCommit ? [c.storeHooks.beforeCommit] : []));
-  return before.length ? { beforeCommit: (workspaceId, creates) => before.forEach((hook) => hook(workspaceId, creates)) } : {};
+  const fileWrites = compositions.flatMap((c) => (c.storeHooks?.beforeFileWrite ? [c.storeHooks.beforeFileWrite] : []));
+  return {
+    ...(before.length ? { beforeCommit: (workspaceId: string, creates: readonly string[]) => before.forEach((hook) => hook(workspaceId, creates)) } : {}),
+    ...(fileWrites.length ? { beforeFileWrite: (path: string) => fileWrites.forEach((hook) => hook(path)) } : {}),
+  };
 }
