@@ -3,8 +3,11 @@
 // fails this run. The broken servers are the table of conformance/broken/index.ts, each the reference composed
 // with one seam changed (or behind a proxy that breaks what a client sees); the CLI's --break starts one
 // (conformance/broken/serve.ts). This file reaches the reference only through that table.
+// With --properties the fast-check properties that name the rule (`rule:<id>` in a test's name) run against the
+// same broken server too (cli.ts --rules --properties), so a rule checked by a property is proved by it as well;
+// off by default, since the rail model alone takes a minute.
 //
-//   npm run prove-checks [-- rule-id ...]
+//   npm run prove-checks [-- [--properties] rule-id ...]
 import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +16,10 @@ import { BROKEN } from './broken/index.js';
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
 const all = Object.keys(BROKEN);
-const rules = process.argv.slice(2).length ? process.argv.slice(2) : all;
+const given = process.argv.slice(2);
+const withProperties = given.includes('--properties');
+const named = given.filter((arg) => arg !== '--properties');
+const rules = named.length ? named : all;
 const unknown = rules.filter((r) => !all.includes(r));
 if (unknown.length) {
   console.error(`prove-checks: ${unknown.join(', ')} cannot be broken here; breakable: ${all.join(', ')}`);
@@ -23,7 +29,8 @@ if (unknown.length) {
 /** The suite, limited to the rule's scenarios, against a server broken for it. */
 function run(rule: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const args = ['--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--break', rule, '--tags', `@rule:${rule}`];
+    const select = withProperties ? ['--rules', rule, '--properties'] : ['--tags', `@rule:${rule}`];
+    const args = ['--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--break', rule, ...select];
     const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
