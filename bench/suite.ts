@@ -68,7 +68,7 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
 }
 
 const cpuProfDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
-const server = await startReference({ checkout: repo, cpuProfDir, profileName: 'suite-reference.cpuprofile' });
+const server = await startReference({ checkout: repo, cpuProfDir, profileName: 'suite-reference.cpuprofile', quiet: true });
 const serverPid = server.pid!;
 const runs: Run[] = [];
 try {

@@ -13,9 +13,12 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Starts `nodeArgs` under this node in `cwd` and waits for its "listening on <url>" line. */
-export async function startChild(nodeArgs: string[], cwd: string, readyMs = 60_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, nodeArgs, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+/**
+ * Starts `nodeArgs` under this node in `cwd` and waits for its "listening on <url>" line. `quiet` drops the child's
+ * stderr (a conformance run provokes logged server errors on purpose).
+ */
+export async function startChild(nodeArgs: string[], cwd: string, { readyMs = 60_000, quiet = false } = {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, nodeArgs, { cwd, stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -58,6 +61,8 @@ export interface ReferenceOptions {
   /** Writes a V8 CPU profile named `profileName` there when the server stops. */
   cpuProfDir?: string;
   profileName?: string;
+  /** Drops the server's stderr. */
+  quiet?: boolean;
 }
 
 /** The reference server of `checkout` in test mode on loopback, a fresh data directory and a random fixtures secret. */
@@ -69,6 +74,7 @@ export async function startReference(options: ReferenceOptions): Promise<ChildSe
     const server = await startChild(
       [...profile, '--import', 'tsx', join(options.checkout, 'reference/main.ts'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...(options.args ?? [])],
       options.checkout,
+      { quiet: options.quiet },
     );
     return {
       ...server,
