@@ -154,6 +154,18 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
       """
     Then the answer looks exactly like the remembered "no products"
 
+  @rule:import-merge-restore-point
+  Scenario: A merge saves the draft it is about to change as a restore point first
+    # No section vocabulary needed: the merge adds an empty page, which changes the draft.
+    Given the state of "main" is remembered
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" },
+          "pages": [{ "key": "news{{random:page}}", "title": "News {{random:page}}", "sections": [] }] } }
+      """
+    Then the call succeeds
+    And "main" has a restore point of the remembered draft
+
   @rule:human-only-no-deletion @rule:import-merge-by-external-key
   Scenario: A merge of a snapshot that lacks some pages and sections deletes none of them
     # §1.7: deleting a page is human-only, so no tool does it, a merge included (§4.3: sections match by
