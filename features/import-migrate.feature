@@ -310,6 +310,23 @@ Feature: Import and migration
     Then the call succeeds
     And unless the remembered "new fidelity" equals the remembered "typed fidelity", the data contains "Read our story"
 
+  @rule:migrate-capture-then-typed
+  Scenario: A migration that cannot capture falls back to typed sections and says so: its fidelity is a re-sync's
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    When "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/", "mergeIntoWebsiteId": "{{site:main}}" }
+      """
+    Then the call succeeds
+    When the data at "/fidelity" is remembered as "typed fidelity"
+    And visual capture is unavailable for the next migration of "olive"
+    And "ws" calls "migrate_site_from_url" with:
+      """
+      { "url": "{{website}}/" }
+      """
+    Then the call succeeds
+    And the data at "/fidelity" equals the remembered "typed fidelity"
+
   @rule:migrate-capture-allowance
   Scenario: Of the kit's 25-page website at most 20 pages are captured; the rest are counted as awaiting capture
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"

@@ -109,6 +109,11 @@ export class FixturesClient {
   invalidNextAnswer(workspaceId: string) {
     return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/invalid-next-answer`, {});
   }
+  /** The workspace's next migration finds no visual capture, as on a server without a browser (optional part no-capture-next-migration). */
+  noCaptureNextMigration(workspaceId: string) {
+    return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/no-capture-next-migration`, {});
+  }
+
   failNextImage(workspaceId: string) {
     return this.request<Record<string, never>>('POST', `/workspaces/${encodeURIComponent(workspaceId)}/fail-next-image`, {});
   }

@@ -51,7 +51,7 @@ function sameSecret(given: string, expected: string): boolean {
 /** What the protocol sets and the test-mode composition (./index.ts) installs into the server's seams. */
 export interface TestSeams {
   /** The one-shot faults a scenario arms, per workspace. */
-  faults: { failNextWrite: Set<string>; invalidNextAnswer: Set<string>; failNextImage: Set<string> };
+  faults: { failNextWrite: Set<string>; invalidNextAnswer: Set<string>; failNextImage: Set<string>; noCaptureNextMigration: Set<string> };
   /** The server's network (rt.net), a copy the composition made: fetch-allowlist sets its allowOrigins. */
   net: Network;
   /** The server's clock (rt.clock): the clock route advances one workspace's time. */
@@ -102,7 +102,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'oauth-consent', 'restore-points'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points'],
     };
   });
 
@@ -188,6 +188,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ['fail-next-write', faults.failNextWrite],
     ['invalid-next-answer', faults.invalidNextAnswer],
     ['fail-next-image', faults.failNextImage],
+    ['no-capture-next-migration', faults.noCaptureNextMigration],
   ];
   for (const [route, armed] of faultRoutes) {
     router.post(`/workspaces/:id/${route}`, async (ctx) => {

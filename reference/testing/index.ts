@@ -8,17 +8,22 @@ import { fixturesRouter, type TestSeams } from './fixtures.js';
 import { TestClock } from './clock.js';
 import { systemClock } from '../domain/clock.js';
 import type { HandlerTable, ToolContext } from '../tools/types.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CaptureUnavailableError } from '../domain/capture.js';
 
 /** `decisionLimits`: other values for the limits that are our decisions (--decision-limits: correct variants). */
 export function testMode(secret: string, { decisionLimits }: { decisionLimits?: DecisionLimits } = {}): Composition {
   // The net and clock are replaced by decorations of the composed ones when the services are composed, before
   // the router or a commit can use them.
   const seams: TestSeams = {
-    faults: { failNextWrite: new Set(), invalidNextAnswer: new Set(), failNextImage: new Set() },
+    faults: { failNextWrite: new Set(), invalidNextAnswer: new Set(), failNextImage: new Set(), noCaptureNextMigration: new Set() },
     net: { allowOrigins: [] },
     clock: new TestClock(systemClock),
   };
   const { faults } = seams;
+  // no-capture-next-migration: the migration call the fault was armed for runs inside this context, in which the
+  // capture engine answers as a server without a browser does; every other call (and the capture queue) is unaffected.
+  const withoutCapture = new AsyncLocalStorage<true>();
   return {
     services: (services) => {
       // fetch-allowlist: this copy of the composed network is the one whose allowOrigins the protocol sets.
@@ -30,6 +35,11 @@ export function testMode(secret: string, { decisionLimits }: { decisionLimits?: 
         limits: { ...services.limits, ...decisionLimits },
         clock: seams.clock,
         net: seams.net,
+        capture: services.capture && {
+          available: () => (withoutCapture.getStore() ? Promise.resolve(false) : services.capture!.available()),
+          capture: (url, net) => (withoutCapture.getStore() ? Promise.reject(new CaptureUnavailableError('no browser (fixtures: no-capture-next-migration)')) : services.capture!.capture(url, net)),
+          close: () => services.capture!.close(),
+        },
         // fail-next-image: the provider fails the workspace's next image, as an outage would (§4.3: credits are
         // charged only after delivery; rule generate-image-charged-after-delivery).
         images: {
@@ -47,7 +57,8 @@ export function testMode(secret: string, { decisionLimits }: { decisionLimits?: 
         Object.entries(handlers).map(([name, handler]) => [
           name,
           async (ctx: ToolContext) => {
-            const answer: unknown = await (handler as (ctx: ToolContext) => unknown)(ctx);
+            const run = () => (handler as (ctx: ToolContext) => unknown)(ctx);
+            const answer: unknown = await (name === 'migrate_site_from_url' && faults.noCaptureNextMigration.delete(ctx.ws.id) ? withoutCapture.run(true, run) : run());
             return faults.invalidNextAnswer.delete(ctx.ws.id) ? 'an answer outside the output schema (fixtures: invalid-next-answer)' : answer;
           },
         ]),
