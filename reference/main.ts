@@ -120,7 +120,7 @@ const server = await startServer(config, ...compositions).catch((error: NodeJS.E
 });
 console.log(`site-mcp reference server listening on ${server.url}`);
 console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
-console.log(`  Visual capture for migrations: ${server.rt.capture ? 'on' : 'off (no Chromium; migrations are typed)'}`);
+console.log(`  Visual capture for migrations: ${server.rt.capture ? 'on' : 'off (turned off, or no Chromium found; migrations are typed)'}`);
 
 if (!values['no-seed']) {
   const marker = join(config.dataDir, 'demo-seed.json');
