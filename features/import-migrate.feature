@@ -347,28 +347,28 @@ Feature: Import and migration
     Then unless the remembered "new fidelity" equals the remembered "typed fidelity", the remembered "awaiting" is at least the remembered "fetched" minus 20
 
   @rule:migrate-capture-allowance-setting
-  Scenario: A workspace with its own allowance of 25 pages has the kit's 25-page website captured with none left waiting
+  Scenario: A workspace with its own allowance of 1 page has only one page of the kit's website captured, the other waiting
     Given the target adopts the decision "migrate-capture-allowance-setting"
     And "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
     When the workspace of "olive" changes settings:
       """
-      { "captureAllowancePages": 25 }
+      { "captureAllowancePages": 1 }
       """
     And "ws" calls "migrate_site_from_url" with:
       """
-      { "url": "{{website}}/many/", "maxPages": 40, "mergeIntoWebsiteId": "{{site:main}}" }
+      { "url": "{{website}}/", "mergeIntoWebsiteId": "{{site:main}}" }
       """
     Then the call succeeds
     When the data at "/fidelity" is remembered as "typed fidelity"
     And "ws" calls "migrate_site_from_url" with:
       """
-      { "url": "{{website}}/many/", "maxPages": 40 }
+      { "url": "{{website}}/" }
       """
     Then the call succeeds
     When the data at "/fidelity" is remembered as "new fidelity"
     And the data at "/pagesFetched" is remembered as "fetched"
     And the data at "/pagesAwaitingCapture" is remembered as "awaiting"
-    Then unless the remembered "new fidelity" equals the remembered "typed fidelity", the remembered "awaiting" is at most the remembered "fetched" minus 25
+    Then unless the remembered "new fidelity" equals the remembered "typed fidelity", the remembered "awaiting" is at least the remembered "fetched" minus 1
 
   @rule:migrate-fidelity-values
   Scenario: fidelity is typed for a re-sync and one of visual, typed or mixed for a new migration
@@ -382,7 +382,7 @@ Feature: Import and migration
     And the data at "/fidelity" equals "typed"
     When "ws" calls "migrate_site_from_url" with:
       """
-      { "url": "{{website}}/many/", "maxPages": 40 }
+      { "url": "{{website}}/" }
       """
     Then the call succeeds
     And the data at "/fidelity" is one of "visual, typed, mixed"
