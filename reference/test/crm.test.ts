@@ -4,6 +4,7 @@
 // the mutants it left alive).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
+import type { WorldRequest } from '../../conformance/lib/fixtures-client.js';
 
 let test: TestServer;
 beforeAll(async () => {
@@ -15,8 +16,9 @@ afterAll(async () => {
 
 type Page = { items: Record<string, unknown>[]; nextCursor: string | null };
 
-async function crmWorld() {
+async function crmWorld(areasOff: NonNullable<WorldRequest['areasOff']> = []) {
   const c = await ownerWithConnection(test, ['crm:read', 'crm:write'], {
+    areasOff,
     sites: [
       {
         key: 'main',
@@ -86,6 +88,14 @@ describe('filtering and paging', () => {
     expect((await w.list('list_leads', { limit: 3 })).nextCursor).toBeNull();
     // A cursor that names no record starts from the beginning.
     expect((await w.list('list_leads', { limit: 1, cursor: 'lead_unknown' })).items.map((l) => l.leadId)).toEqual([w.ids.leads[0]]);
+    // The cursor is the last item returned, whatever the page size, for every list.
+    expect((await w.list('list_leads', { limit: 1 })).nextCursor).toBe(w.ids.leads[0]);
+    for (const [tool, kind, idField] of [['list_bookings', 'bookings', 'bookingId'], ['list_contacts', 'contacts', 'contactId']] as const) {
+      const page1 = await w.list(tool, { limit: 1 });
+      expect(page1.nextCursor, tool).toBe(w.ids[kind][0]);
+      const page2 = await w.list(tool, { limit: 1, cursor: page1.nextCursor });
+      expect(page2.items.map((r) => r[idField]), tool).toEqual([w.ids[kind][1]]);
+    }
     // Without a limit, up to 50 come back.
     expect((await w.list('list_contacts')).items).toHaveLength(2);
     await w.mcp.close();
@@ -109,6 +119,10 @@ describe('crm_update', () => {
     expect(answer).toMatchObject({ ok: true, data: { recordType: 'contact', recordId: w.ids.contacts[0], changedFields: ['handled'] } });
     expect((await w.list('list_contacts')).items[0]).toMatchObject({ handled: true, status: 'active', note: null });
     expect(await w.activity()).toContain('contact updated: handled');
+    // Several fields are named in order, comma-separated; a note cleared reads back as null again.
+    await w.call('crm_update', { recordType: 'lead', recordId: w.ids.leads[1], changes: { status: 'qualified', note: null } });
+    expect(await w.activity()).toContain('lead updated: status, note');
+    expect((await w.list('list_leads')).items[1]).toMatchObject({ status: 'qualified', note: null });
     await w.mcp.close();
   });
 
@@ -127,6 +141,17 @@ describe('crm_update', () => {
     // The input schema already refuses it (the handler's own check behind it is not reached through the tool).
     expect(followUp).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     expect(await w.call('crm_update', { recordType: 'booking', recordId: w.ids.bookings[0], changes: { status: 'no_show' } })).toMatchObject({ ok: true, data: { changedFields: ['status'] } });
+    // Refusals other than a missing record are not logged as a lookup miss.
+    expect((await w.activity()).filter((summary) => summary.includes('lookup missed'))).toEqual([]);
+    await w.mcp.close();
+  });
+
+  it('rule:authz-agency-area-off — with bookings switched off, a booking cannot be updated but a lead or contact still can', async () => {
+    const w = await crmWorld(['bookings']);
+    const refused = await w.call('crm_update', { recordType: 'booking', recordId: w.ids.bookings[0], changes: { handled: true } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'area_disabled', details: { cause: 'area-bookings-off', tool: 'crm_update' } } });
+    expect(await w.call('crm_update', { recordType: 'lead', recordId: w.ids.leads[0], changes: { handled: true } })).toMatchObject({ ok: true });
+    expect(await w.call('crm_update', { recordType: 'contact', recordId: w.ids.contacts[0], changes: { handled: true } })).toMatchObject({ ok: true });
     await w.mcp.close();
   });
 

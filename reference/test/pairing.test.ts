@@ -134,6 +134,14 @@ describe('approvePairing', () => {
     expect(pairing.grant!.token).toMatch(/^smcp_live_/);
   });
 
+  it('rule:pairing-admin-needs-website — the admin variant is approved for one website', () => {
+    const ws = workspace([site('site_1', { usr_owner: 'owner' })]);
+    const pairing = pending({ admin: true });
+    const { connection } = approvePairing(ws, pairing, { userId: 'usr_owner', websiteId: 'site_1', scopes: ['site:read'] }, NOW);
+    expect(connection).toMatchObject({ reach: 'website', websiteId: 'site_1' });
+    expect(pairing.status).toBe('approved');
+  });
+
   it('a company-wide approval in a company without a website has workspace reach', () => {
     const ws = workspace([]);
     const { connection } = approvePairing(ws, pending(), { userId: 'usr_owner', websiteId: null, scopes: ['site:read'] }, NOW);
