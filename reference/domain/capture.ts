@@ -15,25 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page, type Route } from 'playwright-core';
 import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
 import type { Network } from '../services.js';
+import type { Captured } from '../../generated/schemas/section-content.js';
 
-export interface CapturedBox {
-  kind: 'text' | 'link' | 'image';
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  text?: string;
-  /** Absolute URL of a link, as the page gave it. */
-  href?: string;
+/** A box as the page drew it: the stored box's fields (spec/schemas/section-content.schema.json, `captured`), with
+ * an image named by its absolute URL until the import's asset pipeline gives it an asset id. */
+export type CapturedBox = Omit<Captured['boxes'][number], 'imageAssetId'> & {
   /** Absolute URL of an image. */
   src?: string;
-  alt?: string;
-  fontSize?: number;
-  lineHeight?: number;
-  fontFamily?: string;
-  bold?: boolean;
-  color?: string;
-}
+};
 
 /** One vertical band of the page (a top-level region) and the boxes whose top lies in it, in page coordinates. */
 export interface CapturedRegion {

@@ -4,25 +4,12 @@
 // < and > are removed (rule replace-section-no-raw-markup); links keep only the forms Href admits (a link within
 // the migrated site becomes a path of its migrated page); images name an asset of the snapshot, so they go
 // through the import's asset pipeline (fetchAssets: SSRF-hardened, capped, image types only).
+import type { Captured } from '../../generated/schemas/section-content.js';
 import type { PageCapture } from './capture.js';
 import type { PortablePage, PortableSite } from './portable-site.js';
 
-type CapturedBoxContent = {
-  kind: 'text' | 'link' | 'image';
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  text?: string;
-  href?: string;
-  imageAssetId?: string;
-  alt?: string;
-  fontSize?: number;
-  lineHeight?: number;
-  fontFamily?: string;
-  bold?: boolean;
-  color?: string;
-};
+// One box as spec/schemas/section-content.schema.json's `captured` section holds it.
+type CapturedBoxContent = Captured['boxes'][number];
 
 const plain = (s: string, max: number) => s.replace(/[<>]/g, '').trim().slice(0, max);
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(Number.isFinite(n) ? n : min)));
