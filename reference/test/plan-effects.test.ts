@@ -140,6 +140,9 @@ describe('redeemPlan', () => {
     const third = approved(ws, connection, 'send_document', { documentId: 'doc_3' }, { documentFingerprint: fingerprint(sentDoc) });
     expect(await refusal(() => redeem(ws, connection, third))).toMatchObject({ code: 'plan_subject_changed' });
     expect(ws.outbox).toHaveLength(1);
+    // A document that is gone answers as a missing document.
+    const gone = approved(ws, connection, 'send_document', { documentId: 'doc_9' }, { documentFingerprint: 'x' });
+    expect(await refusal(() => redeem(ws, connection, gone))).toMatchObject({ code: 'not_found', message: 'No document "doc_9" exists on this website.' });
   });
 
   it('search_visibility sets the flag both ways and says which', async () => {
