@@ -126,7 +126,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
       });
       await rt.captureQueue.stop();
       await rt.capture?.close();
-      await rt.activity.flush();
+      await rt.activity.close(); // queued entries on disk, then the open day files closed
     },
   };
 }

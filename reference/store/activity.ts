@@ -1,10 +1,16 @@
 // Activity log (§2.7): one PII-free line per call, appended to a per-workspace, per-day JSONL file, so an
 // entry costs one small append and never a rewrite of a growing document. Entries older than the retention
 // window (90 days by the workspace's clock) are never returned and their day files are deleted.
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { appendFileDurably } from './durable-file.js';
-import { join } from 'node:path';
+//
+// Durability (rules activity-entry-every-call, store-durable-commit): an append resolves only after an fdatasync
+// that covers its line, and callers await it before answering. Two things keep that cheap under load (issue 16):
+// a workspace's day file stays open (closed when its day passes, when it is pruned, when too many are open, and on
+// server stop) instead of being opened and closed for every batch; and appends group-commit: every line queued
+// while a file's previous write and fdatasync ran goes out in the next single write and fdatasync.
+import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import type { ActivityEntry as ActivityLine } from '../../generated/schemas/fixtures/fixtures.js';
+import { fsyncDirectory } from './durable-file.js';
 
 /**
  * One stored entry: the fixtures protocol's ActivityEntry (spec/schemas/fixtures), with its workspace and website
@@ -13,58 +19,186 @@ import type { ActivityEntry as ActivityLine } from '../../generated/schemas/fixt
  */
 export type ActivityEntry = ActivityLine & Required<Pick<ActivityLine, 'workspaceId' | 'websiteId'>>;
 
+/** What the log needs of an open day file (a subset of node's FileHandle). */
+export interface DayFileHandle {
+  writeFile(text: string, encoding: 'utf8'): Promise<void>;
+  datasync(): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
+}
+
+/** The file system calls the log makes to write: node's, or a test's wrapper that counts or fails them. */
+export interface ActivityFs {
+  /** Opens `path` for appending and reading (its last byte is looked at), creating it (not its directory) if missing. */
+  open(path: string): Promise<DayFileHandle>;
+  syncDirectory(dir: string): Promise<void>;
+}
+
+const nodeFs: ActivityFs = { open: (path) => open(path, 'a+'), syncDirectory: fsyncDirectory };
+
 const DAY_MS = 86_400_000;
+/** Day files kept open at once; past it the idle one opened longest ago is closed (it reopens on demand). */
+const MAX_OPEN_FILES = 128;
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** One day file of one workspace: its open handle, the lines waiting for the next write, and its writer. */
+interface DayFile {
+  path: string;
+  workspaceId: string;
+  handle: DayFileHandle | null;
+  /** A newline to write first: the file ends in the torn tail of an append a crash or a failed write cut short. */
+  needsNewline: boolean;
+  lines: string[];
+  waiters: Waiter[];
+  /** The writer draining `lines`, while one runs; it never rejects (each batch's waiters get its error). */
+  writing: Promise<void> | null;
+}
 
 export class ActivityLog {
   #dir: string;
   #retentionDays: number;
-  /** Appends in flight per file, so that a read sees every entry written before it. */
-  #pending = new Map<string, Promise<void>>();
-  /** The batch still collecting lines for each file (written on the next tick). */
-  #batches = new Map<string, { lines: string[]; written: Promise<void> }>();
-  #madeDirs = new Set<string>();
+  #fs: ActivityFs;
+  #files = new Map<string, DayFile>();
+  /** Each workspace's current day file: a file it no longer writes to is closed once idle. */
+  #current = new Map<string, string>();
 
-  constructor(dataDir: string, retentionDays: number) {
+  constructor(dataDir: string, retentionDays: number, fs: ActivityFs = nodeFs) {
     this.#dir = join(dataDir, 'activity');
     this.#retentionDays = retentionDays;
+    this.#fs = fs;
   }
 
   /**
-   * Queues the entry; entries that arrive in the same tick for one file are written by one fsync'd append, so
-   * a busy server does one small write per file per tick rather than one per call. Callers await it before
-   * answering, so an answered call's entry survives a crash (rule activity-entry-every-call).
+   * Queues the entry and resolves once an fdatasync covering it has returned; rejects if the write or the sync of
+   * its batch failed (then none of that batch is acknowledged, and the file is reopened for the next one). Callers
+   * await it before answering, so an answered call's entry survives a crash (rule activity-entry-every-call).
    */
   append(entry: ActivityEntry): Promise<void> {
-    const dir = join(this.#dir, entry.workspaceId);
-    const file = join(dir, `${entry.at.slice(0, 10)}.jsonl`);
-    let batch = this.#batches.get(file);
-    if (!batch) {
-      const lines: string[] = [];
-      const previous = this.#pending.get(file) ?? Promise.resolve();
-      const written = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => previous)
-        .then(async () => {
-          this.#batches.delete(file);
-          if (!this.#madeDirs.has(dir)) {
-            await mkdir(dir, { recursive: true });
-            this.#madeDirs.add(dir);
-          }
-          await appendFileDurably(file, lines.join(''));
-        });
-      const tracked = written.finally(() => {
-        if (this.#pending.get(file) === tracked) this.#pending.delete(file);
-      });
-      batch = { lines, written: tracked };
-      this.#batches.set(file, batch);
-      this.#pending.set(file, tracked);
+    const path = join(this.#dir, entry.workspaceId, `${entry.at.slice(0, 10)}.jsonl`);
+    let file = this.#files.get(path);
+    if (!file) {
+      file = { path, workspaceId: entry.workspaceId, handle: null, needsNewline: false, lines: [], waiters: [], writing: null };
+      this.#files.set(path, file);
     }
-    batch.lines.push(`${JSON.stringify(entry)}\n`);
-    return batch.written;
+    const previous = this.#current.get(entry.workspaceId);
+    if (previous !== path) {
+      this.#current.set(entry.workspaceId, path);
+      // The workspace's day changed: its previous day file is closed once its last batch is on disk.
+      const old = previous === undefined ? undefined : this.#files.get(previous);
+      if (old && !old.writing) void this.#close(old);
+    }
+    const done = new Promise<void>((resolve, reject) => file.waiters.push({ resolve, reject }));
+    file.lines.push(`${JSON.stringify(entry)}\n`);
+    file.writing ??= this.#drain(file);
+    return done;
   }
 
-  /** Resolves when every queued entry is on disk. */
+  /** Writes the file's queued lines, a batch at a time, until none is left. */
+  async #drain(file: DayFile): Promise<void> {
+    // Entries that arrive in the same turn of the event loop join the first batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (file.lines.length) {
+      const text = file.lines.join('');
+      const waiters = file.waiters;
+      file.lines = [];
+      file.waiters = [];
+      try {
+        const handle = await this.#handle(file);
+        await handle.writeFile(file.needsNewline ? `\n${text}` : text, 'utf8');
+        file.needsNewline = false;
+        await handle.datasync();
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        for (const waiter of waiters) waiter.reject(error);
+        // What the failed write left is unknown (a torn line, data the kernel dropped): the next batch reopens
+        // the file and looks at its tail again rather than trusting this handle.
+        await this.#closeHandle(file);
+      }
+    }
+    file.writing = null;
+    if (this.#current.get(file.workspaceId) !== file.path) await this.#close(file);
+  }
+
+  /** The file's open handle, opening (and if need be creating, durably) the day file. */
+  async #handle(file: DayFile): Promise<DayFileHandle> {
+    if (file.handle) return file.handle;
+    const dir = dirname(file.path);
+    let handle: DayFileHandle;
+    try {
+      handle = await this.#fs.open(file.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const created = await mkdir(dir, { recursive: true });
+      // The new directories' entries must survive a crash too: sync each one's parent, outermost first.
+      if (created) {
+        for (let d = created; ; d = join(d, relative(d, dir).split(sep)[0]!)) {
+          await this.#fs.syncDirectory(dirname(d));
+          if (d === dir) break;
+        }
+      }
+      handle = await this.#fs.open(file.path);
+    }
+    try {
+      const { size } = await handle.stat();
+      if (size === 0) {
+        await this.#fs.syncDirectory(dir); // a file just created: its directory entry is part of what is durable
+      } else {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        file.needsNewline = last[0] !== 0x0a;
+      }
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+    file.handle = handle;
+    this.#limitOpenFiles(file);
+    return handle;
+  }
+
+  /** Keeps at most MAX_OPEN_FILES handles open, closing idle ones opened longest ago (`keep` is being written). */
+  #limitOpenFiles(keep: DayFile): void {
+    // The map's order is the order of opening: move this one to the end.
+    this.#files.delete(keep.path);
+    this.#files.set(keep.path, keep);
+    let open = 0;
+    for (const f of this.#files.values()) if (f.handle) open++;
+    for (const f of this.#files.values()) {
+      if (open <= MAX_OPEN_FILES) break;
+      if (f !== keep && f.handle && !f.writing) {
+        void this.#close(f);
+        open--;
+      }
+    }
+  }
+
+  async #closeHandle(file: DayFile): Promise<void> {
+    const handle = file.handle;
+    file.handle = null;
+    await handle?.close().catch((error) => console.error('[site-mcp] closing an activity day file failed:', error));
+  }
+
+  /** Forgets an idle day file and closes its handle; a later append to it opens it again. */
+  async #close(file: DayFile): Promise<void> {
+    if (this.#files.get(file.path) === file) this.#files.delete(file.path);
+    await this.#closeHandle(file);
+  }
+
+  /** Resolves when every entry queued so far is on disk (or its batch has failed). */
   async flush(): Promise<void> {
-    await Promise.allSettled(this.#pending.values());
+    await Promise.all([...this.#files.values()].map((f) => f.writing));
+  }
+
+  /** Server stop: waits for queued entries, then closes every day file. */
+  async close(): Promise<void> {
+    await this.flush();
+    await Promise.all([...this.#files.values()].map((f) => (f.writing ? f.writing.then(() => this.#close(f)) : this.#close(f))));
+    this.#current.clear();
   }
 
   /** Entries of one workspace (optionally one connection) within retention at `now`, oldest first. */
@@ -80,13 +214,21 @@ export class ActivityLog {
     }
     const cutoff = new Date(now.getTime() - this.#retentionDays * DAY_MS).toISOString();
     const entries: ActivityEntry[] = [];
-    for (const file of files) {
-      // A day file wholly before the cutoff day is past retention: delete it (rule activity-retention-90-days).
-      if (`${file.slice(0, 10)}T23:59:59.999Z` < cutoff) {
-        await rm(join(dir, file), { force: true });
+    for (const name of files) {
+      const path = join(dir, name);
+      // A day file wholly before the cutoff day is past retention: delete it (rule activity-retention-90-days),
+      // closing it first if it is still open.
+      if (`${name.slice(0, 10)}T23:59:59.999Z` < cutoff) {
+        const open = this.#files.get(path);
+        if (open) {
+          while (open.writing) await open.writing;
+          await this.#close(open);
+          if (this.#current.get(workspaceId) === path) this.#current.delete(workspaceId);
+        }
+        await rm(path, { force: true });
         continue;
       }
-      const text = await readFile(join(dir, file), 'utf8');
+      const text = await readFile(path, 'utf8');
       for (const line of text.split('\n')) {
         if (!line) continue;
         let entry: ActivityEntry;

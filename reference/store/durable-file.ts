@@ -41,14 +41,3 @@ export async function writeFileDurably(file: string, text: string, options: { sy
   }
   if (options.syncDirectory !== false) await fsyncDirectory(dirname(file));
 }
-
-/** Appends `text` to `file` and fsyncs it before resolving. */
-export async function appendFileDurably(file: string, text: string): Promise<void> {
-  const handle = await open(file, 'a');
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
