@@ -190,6 +190,30 @@ describe('activity log: open day files', () => {
     await log.close();
   });
 
+  it('a day file that cannot be opened fails its batch without hanging or crashing the call, and the next call writes again', async () => {
+    // What a failed append does to the call is the call path's (pipeline.ts, recordActivity), unchanged here: it
+    // logs the failure and the call answers, since its business write, if any, is already committed.
+    const test = await startTestServer('activity-fail');
+    try {
+      const { mcp, workspaceId, connectionId } = await ownerWithConnection(test, ['site:read']);
+      try {
+        await mkdir(join(test.dir, 'activity'), { recursive: true });
+        await writeFile(join(test.dir, 'activity', workspaceId), 'not a directory'); // open fails with ENOTDIR
+        const { envelope } = await mcp.callTool('list_sites');
+        expect(envelope.ok).toBe(true);
+        await rm(join(test.dir, 'activity', workspaceId));
+        await mcp.callTool('get_site_overview');
+        const names = (await test.fx.activity(connectionId)).entries.map((e) => e.name);
+        expect(names).toContain('get_site_overview');
+        expect(names).not.toContain('list_sites');
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      await test.stop();
+    }
+  });
+
   it('the reference keeps a day file open across calls, and when the workspace clock passes midnight it writes and holds only the new day file', async () => {
     const test = await startTestServer('activity-days');
     try {
