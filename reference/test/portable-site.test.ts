@@ -3,7 +3,8 @@
 // content error is named. The features and the round-trip property check exports and imports black-box; these pin
 // the defaults and messages they cannot tell apart (issue 9 item 5).
 import { describe, expect, it } from 'vitest';
-import { sectionKeyOf, toPage, toSection, validatePortablePages, type PortablePage } from '../domain/portable-site.js';
+import { sectionKeyOf, toPage, toPortableSite, toSection, validatePortablePages, type PortablePage } from '../domain/portable-site.js';
+import { newSite } from '../domain/site.js';
 import { DomainError } from '../domain/errors.js';
 
 describe('sectionKeyOf', () => {
@@ -61,5 +62,19 @@ describe('validatePortablePages rule:portable-site-block-typed', () => {
     expect(() => validatePortablePages(page([{ externalKey: 'home/hero', type: valid.type, content: valid.content }]))).not.toThrow();
     const error = refusal(() => validatePortablePages(page([{ externalKey: 'home/hero', type: 'hero', content: { heading: 'Hi' }, blocks: [{ key: 'b1', type: 'no-such-type', content: {} }] }])));
     expect(error.message).toMatch(/^pages\/0\/sections\/0\/blocks\/0 \(home\/hero block b1\): /);
+  });
+});
+
+describe('toPortableSite rule:export-site-whole-draft rule:portable-site-contents', () => {
+  it('carries the site\'s locale, its brand as the theme, and each draft asset by key, URL, alt and kind only', () => {
+    const site = newSite({ name: 'Rosa', businessName: "Rosa's Bakery", members: {}, now: new Date('2026-11-01T00:00:00Z') });
+    site.brand = { ...site.brand, colors: { ...site.brand.colors, primary: '#123456' }, style: 'warm' };
+    site.draft.assets.push({ assetId: 'asset_1', key: 'logo', url: 'https://cdn.example.test/logo.png', alt: 'Logo', kind: 'image' });
+    const snapshot = toPortableSite(site, new Date('2026-11-02T00:00:00Z'));
+    expect(snapshot.site).toEqual({ name: 'Rosa', businessName: "Rosa's Bakery", locale: 'en' });
+    expect(snapshot.theme).toEqual({ colors: site.brand.colors, style: 'warm' });
+    // The asset's internal id stays inside: a snapshot names assets by key and URL (§2.3).
+    expect(snapshot.assets).toEqual([{ key: 'logo', url: 'https://cdn.example.test/logo.png', alt: 'Logo', kind: 'image' }]);
+    expect(snapshot.exportedAt).toBe('2026-11-02T00:00:00.000Z');
   });
 });
