@@ -4,7 +4,7 @@
 // pin the reference's own details, which the kit may not compare.
 import { describe, expect, it } from 'vitest';
 import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../domain/authorize.js';
-import { DomainError } from '../domain/errors.js';
+import { refusal as denial } from './domain-refusal.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 
 const site = (websiteId: string, members: Record<string, string>) => ({ websiteId, members }) as unknown as Site;
@@ -12,16 +12,6 @@ const workspace = (sites: Site[], extra: Partial<WorkspaceDoc> = {}) =>
   ({ sites: Object.fromEntries(sites.map((s) => [s.websiteId, s])), areasOff: [], advancedEditorGrant: false, ...extra }) as unknown as WorkspaceDoc;
 const connection = (extra: Partial<Connection>) => ({ createdBy: 'usr_a', reach: 'website', websiteId: 'site_1', scopes: ['site:read'], ...extra }) as Connection;
 
-/** The DomainError `run` throws, as a client receives it. */
-function denial(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).toJSON();
-  }
-  throw new Error('expected a denial');
-}
 
 describe('checkScopes rule:scope-ceiling', () => {
   it('names every missing scope in the message and details the required and granted scopes', () => {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import * as crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { approvePairing, Pairings } from '../domain/pairing.js';
-import { DomainError } from '../domain/errors.js';
+import { refusal } from './domain-refusal.js';
 import type { Site, WorkspaceDoc } from '../domain/model.js';
 
 // randomInt stays the real one unless a test makes user codes collide (vi.mocked(...).mockImplementation…).
@@ -20,16 +20,6 @@ const T0 = Date.UTC(2026, 0, 1, 12);
 const LIFETIME_MS = 10 * 60_000;
 const USER_CODE = /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/; // no 0/O, 1/I
 
-/** The DomainError `run` throws, as a client receives it. */
-function refusal(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).toJSON();
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('Pairings: start, find, poll, deny', () => {
   it('a start holds the requested scopes once each, the variant flags, a pending status and ten minutes to live', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlan } from '../domain/plans.js';
 import { redeemPlan } from '../domain/plan-effects.js';
 import { fingerprint } from '../domain/site.js';
-import { DomainError } from '../domain/errors.js';
+import { asyncRefusal } from './domain-refusal.js';
 import type { Connection, Plan, Site, WorkspaceDoc } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
 import type { Store, Transaction } from '../store/store.js';
@@ -45,15 +45,6 @@ function approved(ws: WorkspaceDoc, connection: Connection, kind: PlanKind, para
 
 const redeem = (ws: WorkspaceDoc, connection: Connection, plan: Plan) => redeemPlan(undefined as unknown as Store, ws, undefined as unknown as Transaction, connection, plan.planId, undefined, NOW);
 
-async function refusal(run: () => Promise<unknown>) {
-  try {
-    await run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).toJSON();
-  }
-  throw new Error('expected a refusal');
-}
 
 const SUBJECT_CHANGED = 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.';
 
@@ -72,7 +63,7 @@ describe('redeemPlan', () => {
     const { ws, connection, site } = fixture();
     const plan = approved(ws, connection, 'publish', {}, { siteRevision: 2 });
     const before = structuredClone(site.published);
-    expect(await refusal(() => redeem(ws, connection, plan))).toMatchObject({ code: 'plan_subject_changed', message: SUBJECT_CHANGED, details: { planId: plan.planId } });
+    expect(await asyncRefusal(() => redeem(ws, connection, plan))).toMatchObject({ code: 'plan_subject_changed', message: SUBJECT_CHANGED, details: { planId: plan.planId } });
     expect(site.published).toEqual(before);
     expect(plan.status).toBe('approved');
   });
@@ -88,13 +79,13 @@ describe('redeemPlan', () => {
     const { ws, connection, site } = fixture();
     const product = site.records.products[0]!;
     const stale = approved(ws, connection, 'publish_product', { productId: 'prod_1' }, { productRevision: 1 });
-    expect(await refusal(() => redeem(ws, connection, stale))).toMatchObject({ code: 'plan_subject_changed', message: SUBJECT_CHANGED });
+    expect(await asyncRefusal(() => redeem(ws, connection, stale))).toMatchObject({ code: 'plan_subject_changed', message: SUBJECT_CHANGED });
     expect(product.status).toBe('draft');
     const done = await redeem(ws, connection, approved(ws, connection, 'publish_product', { productId: 'prod_1' }, { productRevision: 2 }));
     expect(done).toMatchObject({ effect: 'Product Loaf is public.', result: { productId: 'prod_1', status: 'public' } });
     expect(product.status).toBe('public');
     const gone = approved(ws, connection, 'publish_product', { productId: 'prod_9' }, { productRevision: 2 });
-    expect(await refusal(() => redeem(ws, connection, gone))).toMatchObject({ code: 'not_found', message: 'No product "prod_9" exists on this website.' });
+    expect(await asyncRefusal(() => redeem(ws, connection, gone))).toMatchObject({ code: 'not_found', message: 'No product "prod_9" exists on this website.' });
   });
 
   it('a product without a revision counts as revision 0', async () => {
@@ -121,7 +112,7 @@ describe('redeemPlan', () => {
     const { ws, connection, site } = fixture();
     const doc = site.records.documents[0]!;
     const edited = approved(ws, connection, 'send_document', { documentId: 'doc_1' }, { documentFingerprint: fingerprint({ ...doc, title: 'Before' }) });
-    expect(await refusal(() => redeem(ws, connection, edited))).toMatchObject({ code: 'plan_subject_changed' });
+    expect(await asyncRefusal(() => redeem(ws, connection, edited))).toMatchObject({ code: 'plan_subject_changed' });
     expect(doc.status).toBe('draft');
 
     const done = await redeem(ws, connection, approved(ws, connection, 'send_document', { documentId: 'doc_1' }, { documentFingerprint: fingerprint(doc) }));
@@ -133,16 +124,16 @@ describe('redeemPlan', () => {
     const resent = { documentId: 'doc_2', kind: 'quote', status: 'draft', sentAt: '2026-08-01T00:00:00.000Z' };
     site.records.documents.push(resent);
     const again = approved(ws, connection, 'send_document', { documentId: 'doc_2' }, { documentFingerprint: fingerprint(resent) });
-    expect(await refusal(() => redeem(ws, connection, again))).toMatchObject({ code: 'plan_subject_changed' });
+    expect(await asyncRefusal(() => redeem(ws, connection, again))).toMatchObject({ code: 'plan_subject_changed' });
     // And one whose status is no longer draft.
     const sentDoc = { documentId: 'doc_3', kind: 'quote', status: 'sent' };
     site.records.documents.push(sentDoc);
     const third = approved(ws, connection, 'send_document', { documentId: 'doc_3' }, { documentFingerprint: fingerprint(sentDoc) });
-    expect(await refusal(() => redeem(ws, connection, third))).toMatchObject({ code: 'plan_subject_changed' });
+    expect(await asyncRefusal(() => redeem(ws, connection, third))).toMatchObject({ code: 'plan_subject_changed' });
     expect(ws.outbox).toHaveLength(1);
     // A document that is gone answers as a missing document.
     const gone = approved(ws, connection, 'send_document', { documentId: 'doc_9' }, { documentFingerprint: 'x' });
-    expect(await refusal(() => redeem(ws, connection, gone))).toMatchObject({ code: 'not_found', message: 'No document "doc_9" exists on this website.' });
+    expect(await asyncRefusal(() => redeem(ws, connection, gone))).toMatchObject({ code: 'not_found', message: 'No document "doc_9" exists on this website.' });
   });
 
   it('search_visibility sets the flag both ways and says which', async () => {

@@ -4,7 +4,7 @@
 // black-box; these pin the boundaries and details they cannot reach (a day of tombstones, each refusal's details).
 import { describe, expect, it } from 'vitest';
 import { checkRedeemable, collectExpiredPlans, createPlan, decidePlan, reviewCard } from '../domain/plans.js';
-import { DomainError } from '../domain/errors.js';
+import { refusal } from './domain-refusal.js';
 import type { Connection, Plan, Site, WorkspaceDoc } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
 
@@ -22,15 +22,6 @@ function fixture(options: { role?: string; scopes?: string[]; areasOff?: string[
 }
 function plan(ws: WorkspaceDoc, connection: Connection, kind: PlanKind = 'publish', now = T0): Plan {
   return createPlan(ws, { kind, connection, websiteId: 'site_1', params: {}, pinned: {}, summary: 'Publish the draft' }, now, 300);
-}
-function refusal(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error.toJSON();
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('createPlan and reviewCard rule:plan-expiry-five-minutes', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { sectionKeyOf, toPage, toPortableSite, toSection, validatePortablePages, type PortablePage } from '../domain/portable-site.js';
 import { newSite } from '../domain/site.js';
-import { DomainError } from '../domain/errors.js';
+import { refusal } from './domain-refusal.js';
 
 describe('sectionKeyOf', () => {
   it('is the part after the page key, or empty when there is none', () => {
@@ -41,15 +41,6 @@ describe('toPage and toSection', () => {
 
 describe('validatePortablePages rule:portable-site-block-typed', () => {
   const page = (sections: unknown[]) => [{ key: 'home', title: 'Home', sections }] as unknown as PortablePage[];
-  function refusal(run: () => unknown) {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(DomainError);
-      return (error as DomainError).toJSON();
-    }
-    throw new Error('expected a refusal');
-  }
 
   it('names the section of a content error by index and externalKey', () => {
     const error = refusal(() => validatePortablePages(page([{ externalKey: 'home/hero', type: 'no-such-type', content: {} }])));
