@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listeningUrl } from '../../conformance/lib/target.js';
 
 export interface ChildServer {
   url: string;
@@ -30,22 +31,7 @@ export async function startChild(nodeArgs: string[], cwd: string, { readyMs = 60
   };
   process.once('exit', () => child.kill('SIGKILL'));
   try {
-    const url = await new Promise<string>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`${nodeArgs.join(' ')} did not print its ready line in ${readyMs / 1000} s`)), readyMs);
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out = (out + d.toString()).slice(-10_000);
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          done(m[1]!.replace(/\/$/, ''));
-        }
-      });
-      child.once('exit', () => {
-        clearTimeout(timer);
-        fail(new Error(`${nodeArgs.join(' ')} exited before it was ready`));
-      });
-    });
+    const url = await listeningUrl(child, readyMs, (reason) => `${nodeArgs.join(' ')} ${reason}`);
     return { url, pid: child.pid!, stop };
   } catch (error) {
     await stop();

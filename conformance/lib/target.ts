@@ -52,6 +52,34 @@ export function startBrokenServer(rules: readonly string[]): Promise<Target> {
   return startReferenceServer(rules.flatMap((rule) => ['--break', rule]), 'conformance/broken/serve.ts');
 }
 
+/**
+ * The URL a server child prints in its "listening on <url>" line (reference/main.ts prints it once ready).
+ * Rejects, with `explain(reason)` as the message, when the child fails to start, exits first, or says nothing
+ * within `timeoutMs`. Shared with the benchmarks' own children (bench/lib/reference-process.ts).
+ */
+export function listeningUrl(child: ChildProcess, timeoutMs: number, explain: (reason: string) => string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(explain(`did not print its ready line within ${timeoutMs / 1000} s`))), timeoutMs);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out = (out + d.toString()).slice(-10_000);
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!.replace(/\/$/, ''));
+      }
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(explain(`could not be started: ${error.message}`)));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(explain(`exited (${signal ?? code}) before it was ready`)));
+    });
+  });
+}
+
 /** Starts the reference server (`program`, reference/main.ts unless named) as a child process; `extraArgs` go to its command line. */
 export async function startReferenceServer(extraArgs: string[] = [], program = 'reference/main.ts'): Promise<Target> {
   const dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-conformance-'));
@@ -83,26 +111,7 @@ export async function startReferenceServer(extraArgs: string[] = [], program = '
       await rm(dataDir, { recursive: true, force: true });
     })());
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the reference server did not print its ready line within ${READY_TIMEOUT_MS / 1000} s; its stderr:\n${stderr}`)), READY_TIMEOUT_MS);
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out = (out + d.toString()).slice(-10_000);
-        const match = /listening on (http:\/\/\S+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!.replace(/\/$/, ''));
-        }
-      });
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new Error(`the reference server could not be started: ${error.message}`));
-      });
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`the reference server exited (${signal ?? code}) before it was ready; its stderr:\n${stderr}`));
-      });
-    });
+    const url = await listeningUrl(child, READY_TIMEOUT_MS, (reason) => `the reference server ${reason}; its stderr:\n${stderr}`);
     return { url, fixturesSecret, stop, pid: child.pid };
   } catch (error) {
     await stop();
