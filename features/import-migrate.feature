@@ -327,9 +327,10 @@ Feature: Import and migration
     Then the call succeeds
     And the data at "/fidelity" equals the remembered "typed fidelity"
 
-  @rule:migrate-capture-allowance
+  @rule:migrate-capture-queue-counted
   Scenario: Of the kit's 25-page website at most 20 pages are captured; the rest are counted as awaiting capture
-    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    Given the target adopts the decision "migrate-capture-queue-counted"
+    And "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
     When "ws" calls "migrate_site_from_url" with:
       """
       { "url": "{{website}}/many/", "maxPages": 40 }

@@ -1,6 +1,6 @@
 // Broken servers of migration's visual capture (rules migrate-capture-then-typed, migrate-fidelity-values,
 // migrate-capture-status-listed): the reference's handlers wrapped so that fidelity or the listed capture status no
-// longer says what happened. (migrate-capture-allowance is broken through spec/limits.json instead: index.ts.)
+// longer says what happened. (migrate-capture-queue-counted is broken through spec/limits.json instead: index.ts.)
 import { handlers } from '../../reference/tools/index.js';
 import type { HandlerOf } from '../../reference/tools/types.js';
 

@@ -101,7 +101,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'migrate-capture-then-typed': { services: (s) => ({ ...s, capture: null }), handlers: { migrate_site_from_url: capture.typedDraftCalledCaptured } },
   'migrate-fidelity-values': { handlers: { migrate_site_from_url: capture.resyncCalledCaptured } },
   'migrate-capture-status-listed': { handlers: { list_pages: capture.queuedPagesListedCaptured } },
-  'migrate-capture-allowance': { limits: { visualCaptureAllowancePages: 1000 } },
+  // Every page captured, none queued: breaks the decision and, with it, the source's 20-page allowance.
+  'migrate-capture-queue-counted': { limits: { visualCaptureAllowancePages: 1000 } },
   'migrate-capture-allowance-setting': { handlers: { migrate_site_from_url: capture.workspaceAllowanceIgnored } },
   'error-business-failure-rolls-back': { store: keepFailedWrites },
   // HTTP routes.

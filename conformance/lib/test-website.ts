@@ -3,7 +3,7 @@
 // an image, a robots.txt that disallows /private/, a script and a booking-widget embed that must never survive,
 // and a redirect to the cloud metadata address. It records every path it was asked for, so a scenario can tell
 // that /private/ was never requested. The home page has a known layout for visual capture (rules
-// migrate-capture-then-typed, migrate-capture-allowance): a heading, a paragraph, a real image and a link whose words
+// migrate-capture-then-typed, migrate-capture-queue-counted): a heading, a paragraph, a real image and a link whose words
 // ("Read our story", on /about too) sit in no heading or paragraph, so only a conversion that keeps links keeps them; /about has
 // two columns, a paragraph over several lines and its own fonts and colours; /many/ is a
 // second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it. The target is told, through the fixtures protocol, that it may fetch this

@@ -1,4 +1,4 @@
-// Migration's visual capture (§4.3, rules migrate-capture-then-typed, migrate-capture-allowance): the source does
+// Migration's visual capture (§4.3, rules migrate-capture-then-typed, migrate-capture-queue-counted): the source does
 // not say whether a target can capture at all, nor what fidelity's values are, so these steps compare answers of the
 // same target: the fidelity a re-sync with mergeIntoWebsiteId reports is, by the source, the typed path's. What a
 // capture must give (links kept; pages beyond the 20-page allowance counted as awaiting) is required only when a new
