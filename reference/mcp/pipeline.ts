@@ -97,7 +97,9 @@ async function recordActivity(call: Call, rest: () => Promise<void>): Promise<vo
       call.entry.outcome = OUTCOME[call.answer.error.code] ?? 'refused';
       call.entry.code = call.answer.error.code;
     }
-    await call.rt.activity.append(call.entry).catch((error) => console.error('[site-mcp] activity append failed:', error));
+    // A failed append still answers: the call's change, if any, is committed and repeating the call would make it
+    // twice; the entry stays in the log's backlog, and the workspace's next calls wait for it (activity-log-fails-closed).
+    await call.rt.activity.append(call.entry).catch((error) => console.error(`[site-mcp] activity entry of ${call.name} not yet written (kept to retry):`, error));
   }
 }
 
@@ -118,6 +120,21 @@ async function answerEnvelope(call: Call, rest: () => Promise<void>): Promise<vo
 /** Rules rate-limit-per-connection and rate-limit-per-workspace: counted before anything else, unknown tools too. */
 function takeRateLimits(call: Call): void {
   checkRateLimits(call.rt, call.principal, call.now.getTime());
+}
+
+/**
+ * Decision activity-log-fails-closed: while entries of the workspace could not be written, a call first tries them
+ * again and, if they still cannot be written, is refused before it runs, since its own entry could not be kept
+ * either (the refusal's entry joins the backlog's next try). Synchronous, and free, while the log is healthy.
+ */
+function checkActivityWritable(call: Call): void | Promise<void> {
+  const { activity } = call.rt;
+  if (!activity.isFailing(call.principal.workspaceId)) return;
+  return activity.recover(call.principal.workspaceId).then((recovered) => {
+    if (!recovered) {
+      throw new DomainError('operation_failed', 'The activity log cannot be written right now, so this call was not run and nothing changed. Try again in a minute.');
+    }
+  });
 }
 
 /** Rule tool-catalogue-exact: a name outside the catalogue is not found. */
@@ -221,6 +238,7 @@ export const CALL_STEPS: readonly CallStep[] = [
   { rule: 'activity-entry-every-call', around: recordActivity },
   { rule: 'never-a-server-error', around: answerEnvelope },
   { rule: 'rate-limit-per-connection', run: takeRateLimits },
+  { rule: 'activity-log-fails-closed', run: checkActivityWritable },
   { rule: 'tool-catalogue-exact', run: findTool },
   { rule: 'scope-ceiling', run: checkScopeCeiling },
   { rule: 'tool-arguments-bounded', run: boundArguments },

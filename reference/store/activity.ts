@@ -7,6 +7,11 @@
 // a workspace's day file stays open (closed when its day passes, when it is pruned, when too many are open, and on
 // server stop) instead of being opened and closed for every batch; and appends group-commit: every line queued
 // while a file's previous write and fdatasync ran goes out in the next single write and fdatasync.
+//
+// A failing disk (decision activity-log-fails-closed): a batch whose write or sync fails is retried after cutting
+// the file back to what was durable, so no entry is written twice; lines that still fail stay in memory as the
+// file's backlog, written before anything else of that file; while a workspace has a backlog, the call path tries
+// it again (`recover`) before each call and refuses the call if it still cannot be written.
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ActivityEntry as ActivityLine } from '../../generated/schemas/fixtures/fixtures.js';
@@ -23,6 +28,7 @@ export type ActivityEntry = ActivityLine & Required<Pick<ActivityLine, 'workspac
 export interface DayFileHandle {
   writeFile(text: string, encoding: 'utf8'): Promise<void>;
   datasync(): Promise<void>;
+  truncate(length: number): Promise<void>;
   stat(): Promise<{ size: number }>;
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   close(): Promise<void>;
@@ -40,6 +46,10 @@ const nodeFs: ActivityFs = { open: (path) => open(path, 'a+'), syncDirectory: fs
 const DAY_MS = 86_400_000;
 /** Day files kept open at once; past it the idle one opened longest ago is closed (it reopens on demand). */
 const MAX_OPEN_FILES = 128;
+/** Pauses before the second and third attempt at a batch; a third failure leaves its lines in the backlog. */
+const RETRY_DELAYS_MS = [20, 200];
+/** Backlog lines kept per day file while its disk fails; past it the oldest go to stderr (the server log) instead. */
+const MAX_BACKLOG_LINES = 10_000;
 
 interface Waiter {
   resolve(): void;
@@ -51,8 +61,12 @@ interface DayFile {
   path: string;
   workspaceId: string;
   handle: DayFileHandle | null;
-  /** A newline to write first: the file ends in the torn tail of an append a crash or a failed write cut short. */
+  /** A newline to write first: the file ends in the torn tail of an append a crash cut short. */
   needsNewline: boolean;
+  /** Bytes of the file known to be on disk: its size when opened plus every batch synced since; null until opened. */
+  durable: number | null;
+  /** Lines of batches that failed every attempt, written first by the next batch (decision activity-log-fails-closed). */
+  backlog: string[];
   lines: string[];
   waiters: Waiter[];
   /** The writer draining `lines`, while one runs; it never rejects (each batch's waiters get its error). */
@@ -66,6 +80,8 @@ export class ActivityLog {
   #files = new Map<string, DayFile>();
   /** Each workspace's current day file: a file it no longer writes to is closed once idle. */
   #current = new Map<string, string>();
+  /** The day files of a workspace that hold a backlog. */
+  #failing = new Map<string, Set<DayFile>>();
 
   constructor(dataDir: string, retentionDays: number, fs: ActivityFs = nodeFs) {
     this.#dir = join(dataDir, 'activity');
@@ -82,7 +98,7 @@ export class ActivityLog {
     const path = join(this.#dir, entry.workspaceId, `${entry.at.slice(0, 10)}.jsonl`);
     let file = this.#files.get(path);
     if (!file) {
-      file = { path, workspaceId: entry.workspaceId, handle: null, needsNewline: false, lines: [], waiters: [], writing: null };
+      file = { path, workspaceId: entry.workspaceId, handle: null, needsNewline: false, durable: null, backlog: [], lines: [], waiters: [], writing: null };
       this.#files.set(path, file);
     }
     const previous = this.#current.get(entry.workspaceId);
@@ -95,33 +111,90 @@ export class ActivityLog {
     const done = new Promise<void>((resolve, reject) => file.waiters.push({ resolve, reject }));
     file.lines.push(`${JSON.stringify(entry)}\n`);
     file.writing ??= this.#drain(file);
+    // Another day file of this workspace with a backlog gets another try too: its entries come before this one's.
+    const failing = this.#failing.get(entry.workspaceId);
+    if (failing) for (const other of failing) other.writing ??= this.#drain(other);
     return done;
   }
 
-  /** Writes the file's queued lines, a batch at a time, until none is left. */
+  /**
+   * True while entries of the workspace could not be written (decision activity-log-fails-closed): the call path
+   * then refuses the workspace's calls before they run, since their entries could not be kept either.
+   */
+  isFailing(workspaceId: string): boolean {
+    return this.#failing.has(workspaceId);
+  }
+
+  /** Tries the workspace's backlog again now; true once none of it is left unwritten. */
+  async recover(workspaceId: string): Promise<boolean> {
+    const failing = this.#failing.get(workspaceId);
+    if (!failing) return true;
+    await Promise.all([...failing].map((f) => (f.writing ??= this.#drain(f))));
+    return !this.#failing.has(workspaceId);
+  }
+
+  /** Writes the file's backlog and queued lines, a batch at a time, until none is left or a batch failed. */
   async #drain(file: DayFile): Promise<void> {
     // Entries that arrive in the same turn of the event loop join the first batch.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (file.lines.length) {
-      const text = file.lines.join('');
+    let failed = false;
+    while (file.lines.length || (file.backlog.length && !failed)) {
+      const batch = file.backlog.length ? [...file.backlog, ...file.lines] : file.lines;
       const waiters = file.waiters;
       file.lines = [];
       file.waiters = [];
       try {
-        const handle = await this.#handle(file);
-        await handle.writeFile(file.needsNewline ? `\n${text}` : text, 'utf8');
-        file.needsNewline = false;
-        await handle.datasync();
+        await this.#writeDurably(file, batch.join(''));
+        if (file.backlog.length) this.#setBacklog(file, []);
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
+        failed = true;
+        console.error(`[site-mcp] activity log: ${batch.length} entries of ${file.path} could not be written; kept to retry, the workspace's calls refused meanwhile:`, error);
+        this.#setBacklog(file, batch);
         for (const waiter of waiters) waiter.reject(error);
-        // What the failed write left is unknown (a torn line, data the kernel dropped): the next batch reopens
-        // the file and looks at its tail again rather than trusting this handle.
-        await this.#closeHandle(file);
       }
     }
     file.writing = null;
     if (this.#current.get(file.workspaceId) !== file.path) await this.#close(file);
+  }
+
+  /** One batch, written and fdatasynced, with up to RETRY_DELAYS_MS.length retries on a fresh handle. */
+  async #writeDurably(file: DayFile, text: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const handle = await this.#handle(file);
+        const out = file.needsNewline ? `\n${text}` : text;
+        await handle.writeFile(out, 'utf8');
+        await handle.datasync();
+        file.needsNewline = false;
+        file.durable = (file.durable ?? 0) + Buffer.byteLength(out);
+        return;
+      } catch (error) {
+        // What the failed attempt left is unknown (part of the batch, all of it unsynced): the next attempt reopens
+        // the file and cuts it back to `durable` rather than trusting this handle (#handle).
+        await this.#closeHandle(file);
+        const pause = RETRY_DELAYS_MS[attempt];
+        if (pause === undefined) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  /** Sets the file's backlog, bounded, and whether its workspace counts as failing. */
+  #setBacklog(file: DayFile, lines: string[]): void {
+    if (lines.length > MAX_BACKLOG_LINES) {
+      const dropped = lines.splice(0, lines.length - MAX_BACKLOG_LINES);
+      console.error(`[site-mcp] activity log: backlog of ${file.path} full; these entries are only here:\n${dropped.join('')}`);
+    }
+    file.backlog = lines;
+    let failing = this.#failing.get(file.workspaceId);
+    if (lines.length) {
+      if (!failing) this.#failing.set(file.workspaceId, (failing = new Set()));
+      failing.add(file);
+    } else if (failing) {
+      failing.delete(file);
+      if (!failing.size) this.#failing.delete(file.workspaceId);
+    }
   }
 
   /** The file's open handle, opening (and if need be creating, durably) the day file. */
@@ -144,7 +217,13 @@ export class ActivityLog {
       handle = await this.#fs.open(file.path);
     }
     try {
-      const { size } = await handle.stat();
+      let { size } = await handle.stat();
+      // A failed batch left bytes past what was synced: cut them, the batch is written again whole (no entry twice).
+      if (file.durable !== null && size > file.durable) {
+        await handle.truncate(file.durable);
+        size = file.durable;
+      }
+      file.durable = size;
       if (size === 0) {
         await this.#fs.syncDirectory(dir); // a file just created: its directory entry is part of what is durable
       } else {
@@ -183,8 +262,13 @@ export class ActivityLog {
     await handle?.close().catch((error) => console.error('[site-mcp] closing an activity day file failed:', error));
   }
 
-  /** Forgets an idle day file and closes its handle; a later append to it opens it again. */
-  async #close(file: DayFile): Promise<void> {
+  /**
+   * Forgets an idle day file and closes its handle; a later append to it opens it again. A file with a backlog is
+   * kept (only its handle closed) unless `dropBacklog`: its lines wait for the next try.
+   */
+  async #close(file: DayFile, dropBacklog = false): Promise<void> {
+    if (file.backlog.length && !dropBacklog) return this.#closeHandle(file);
+    if (file.backlog.length) this.#setBacklog(file, []);
     if (this.#files.get(file.path) === file) this.#files.delete(file.path);
     await this.#closeHandle(file);
   }
@@ -194,10 +278,13 @@ export class ActivityLog {
     await Promise.all([...this.#files.values()].map((f) => f.writing));
   }
 
-  /** Server stop: waits for queued entries, then closes every day file. */
+  /** Server stop: waits for queued entries, then closes every day file; a backlog left goes to stderr. */
   async close(): Promise<void> {
     await this.flush();
-    await Promise.all([...this.#files.values()].map((f) => (f.writing ? f.writing.then(() => this.#close(f)) : this.#close(f))));
+    for (const f of this.#files.values()) {
+      if (f.backlog.length) console.error(`[site-mcp] activity log: stopping with ${f.backlog.length} entries of ${f.path} unwritten; they are only here:\n${f.backlog.join('')}`);
+    }
+    await Promise.all([...this.#files.values()].map((f) => (f.writing ? f.writing.then(() => this.#close(f, true)) : this.#close(f, true))));
     this.#current.clear();
   }
 
@@ -222,7 +309,7 @@ export class ActivityLog {
         const open = this.#files.get(path);
         if (open) {
           while (open.writing) await open.writing;
-          await this.#close(open);
+          await this.#close(open, true); // past retention: its backlog would be pruned at once anyway
           if (this.#current.get(workspaceId) === path) this.#current.delete(workspaceId);
         }
         await rm(path, { force: true });

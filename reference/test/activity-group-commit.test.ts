@@ -24,7 +24,7 @@ function entry(at: string, name: string, workspaceId = WS): ActivityEntry {
 
 /** Node's file system, counted, with hooks a test sets to slow or fail a call. */
 function countingFs() {
-  const counts = { opens: 0, writes: 0, syncs: 0, closes: 0 };
+  const counts = { opens: 0, writes: 0, syncs: 0, closes: 0, truncates: 0 };
   const openFiles = new Set<string>();
   const hooks: { beforeSync?: (path: string) => Promise<void>; beforeWrite?: (path: string) => Promise<void> } = {};
   /** After each fdatasync returned: the file's content then, so a test can tell what a sync covered. */
@@ -45,6 +45,10 @@ function countingFs() {
           counts.syncs++;
           await handle.datasync();
           synced.set(path, await readFile(path, 'utf8'));
+        },
+        truncate: async (length) => {
+          counts.truncates++;
+          await handle.truncate(length);
         },
         stat: () => handle.stat(),
         read: (buffer, offset, length, position) => handle.read(buffer, offset, length, position),
@@ -111,7 +115,7 @@ describe('activity log: group commit', () => {
     await log.close();
   });
 
-  it('rule:store-durable-commit — a failed sync rejects every append of its batch, and the next batch reopens the file and is durable', async () => {
+  it('rule:activity-log-fails-closed — a sync that fails once is retried after cutting the file back, so the batch is kept once and its appends resolve', async () => {
     const { fs, counts, hooks } = countingFs();
     const log = new ActivityLog(dir, 90, fs);
     await log.append(entry('2026-11-23T09:00:00.000Z', 'before'));
@@ -119,19 +123,18 @@ describe('activity log: group commit', () => {
       hooks.beforeSync = undefined;
       throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
     };
-    const batch = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => log.append(entry('2026-11-23T10:00:00.000Z', `failed_${i}`))));
-    expect(batch.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
-    expect((batch[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'EIO' });
+    await Promise.all(Array.from({ length: 5 }, (_, i) => log.append(entry('2026-11-23T10:00:00.000Z', `retried_${i}`))));
     expect(counts.closes, 'the handle whose sync failed is closed').toBe(1);
-    await log.append(entry('2026-11-23T11:00:00.000Z', 'after'));
     expect(counts.opens).toBe(2);
+    expect(counts.truncates, 'the written but unsynced batch is cut before it is written again').toBe(1);
+    expect(log.isFailing(WS)).toBe(false);
+    await log.append(entry('2026-11-23T11:00:00.000Z', 'after'));
     const names = (await log.read(WS, new Date('2026-11-23T12:00:00.000Z'))).map((e) => e.name);
-    expect(names).toContain('before');
-    expect(names).toContain('after');
+    expect(names).toEqual(['before', 'retried_0', 'retried_1', 'retried_2', 'retried_3', 'retried_4', 'after']);
     await log.close();
   });
 
-  it('a failed write rejects its batch; a torn line it (or a crash) left does not swallow the next entry', async () => {
+  it('rule:store-durable-commit — a torn line a failed write left is cut, and the retried batch follows the last whole line', async () => {
     const { fs, hooks } = countingFs();
     const log = new ActivityLog(dir, 90, fs);
     const path = dayFile('2026-11-23');
@@ -141,10 +144,52 @@ describe('activity log: group commit', () => {
       await writeFile(p, '{"at":"2026-11-23T09:30', { flag: 'a' }); // the part of a line a failing write got out
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     };
-    await expect(log.append(entry('2026-11-23T10:00:00.000Z', 'failed'))).rejects.toMatchObject({ code: 'ENOSPC' });
+    await log.append(entry('2026-11-23T10:00:00.000Z', 'retried'));
     await log.append(entry('2026-11-23T11:00:00.000Z', 'after'));
-    expect((await log.read(WS, new Date('2026-11-23T12:00:00.000Z'))).map((e) => e.name)).toEqual(['before', 'after']);
-    expect(await readFile(path, 'utf8')).toMatch(/\n\{"at":"2026-11-23T09:30\n\{"at":"2026-11-23T11:00/);
+    expect((await log.read(WS, new Date('2026-11-23T12:00:00.000Z'))).map((e) => e.name)).toEqual(['before', 'retried', 'after']);
+    expect(await readFile(path, 'utf8')).not.toContain('09:30');
+    await log.close();
+  });
+
+  it('rule:activity-log-fails-closed — a batch that fails every attempt rejects its appends, is kept as the backlog, and is written once, before later entries, when the disk recovers', async () => {
+    const { fs, counts, hooks } = countingFs();
+    const log = new ActivityLog(dir, 90, fs);
+    await log.append(entry('2026-11-23T09:00:00.000Z', 'before'));
+    let failures = 0;
+    hooks.beforeSync = async () => {
+      failures++;
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    };
+    const batch = await Promise.allSettled(Array.from({ length: 3 }, (_, i) => log.append(entry('2026-11-23T10:00:00.000Z', `kept_${i}`))));
+    expect(batch.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((batch[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'EIO' });
+    expect(failures, 'three attempts, then the backlog').toBe(3);
+    expect(log.isFailing(WS)).toBe(true);
+    expect(log.isFailing('ws_other')).toBe(false);
+    expect(await log.recover(WS), 'the disk still fails').toBe(false);
+    hooks.beforeSync = undefined;
+    expect(await log.recover(WS)).toBe(true);
+    expect(log.isFailing(WS)).toBe(false);
+    await log.append(entry('2026-11-23T11:00:00.000Z', 'after'));
+    const names = (await log.read(WS, new Date('2026-11-23T12:00:00.000Z'))).map((e) => e.name);
+    expect(names, 'each entry once, the backlog before what came after').toEqual(['before', 'kept_0', 'kept_1', 'kept_2', 'after']);
+    expect(counts.truncates).toBeGreaterThan(0);
+    await log.close();
+  });
+
+  it('rule:activity-log-fails-closed — a later append of the workspace, to another day file, tries the backlog again too', async () => {
+    const { fs, hooks } = countingFs();
+    const log = new ActivityLog(dir, 90, fs);
+    hooks.beforeSync = async () => {
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    };
+    await expect(log.append(entry('2026-11-23T23:59:59.000Z', 'late'))).rejects.toMatchObject({ code: 'EIO' });
+    expect(log.isFailing(WS)).toBe(true);
+    hooks.beforeSync = undefined;
+    await log.append(entry('2026-11-24T00:00:01.000Z', 'next_day'));
+    await log.flush();
+    expect(log.isFailing(WS)).toBe(false);
+    expect((await log.read(WS, new Date('2026-11-24T12:00:00.000Z'))).map((e) => e.name)).toEqual(['late', 'next_day']);
     await log.close();
   });
 
@@ -190,22 +235,35 @@ describe('activity log: open day files', () => {
     await log.close();
   });
 
-  it('a day file that cannot be opened fails its batch without hanging or crashing the call, and the next call writes again', async () => {
-    // What a failed append does to the call is the call path's (pipeline.ts, recordActivity), unchanged here: it
-    // logs the failure and the call answers, since its business write, if any, is already committed.
+  it('rule:activity-log-fails-closed — a day file that cannot be opened: the call answers, later calls are refused unchanged until the disk recovers, and then every entry is there', async () => {
+    // The real path: a plain file where the workspace's activity directory belongs makes every open fail (ENOTDIR).
     const test = await startTestServer('activity-fail');
     try {
-      const { mcp, workspaceId, connectionId } = await ownerWithConnection(test, ['site:read']);
+      const { mcp, world, workspaceId, websiteId, connectionId } = await ownerWithConnection(test, ['site:read', 'content:write']);
       try {
+        const home = world.sites.main!.pages.home!;
+        const pageId = home.pageId;
+        const section = { sectionId: home.sections.hero! };
         await mkdir(join(test.dir, 'activity'), { recursive: true });
-        await writeFile(join(test.dir, 'activity', workspaceId), 'not a directory'); // open fails with ENOTDIR
-        const { envelope } = await mcp.callTool('list_sites');
-        expect(envelope.ok).toBe(true);
+        await writeFile(join(test.dir, 'activity', workspaceId), 'not a directory');
+        // Answered: its business work is done, and repeating it would do it twice.
+        expect((await mcp.callTool('list_sites')).envelope.ok).toBe(true);
+        // While the log fails, a write is refused before it runs and changes nothing.
+        const refused = await mcp.callTool('update_section_text', { websiteId, sectionId: section.sectionId, field: 'heading', text: 'Written during the outage' });
+        expect(refused.envelope).toMatchObject({ ok: false, error: { code: 'operation_failed' } });
+        const after = await mcp.callTool('get_page', { websiteId, pageId });
+        expect(JSON.stringify(after.envelope)).not.toContain('Written during the outage');
         await rm(join(test.dir, 'activity', workspaceId));
-        await mcp.callTool('get_site_overview');
-        const names = (await test.fx.activity(connectionId)).entries.map((e) => e.name);
-        expect(names).toContain('get_site_overview');
-        expect(names).not.toContain('list_sites');
+        // The disk is back: the next call writes the backlog first and runs.
+        expect((await mcp.callTool('get_site_overview', { websiteId })).envelope.ok).toBe(true);
+        const entries = (await test.fx.activity(connectionId)).entries.map((e) => `${e.name}:${e.outcome}`);
+        const tail = entries.slice(entries.indexOf('list_sites:ok'));
+        expect(tail, 'every call of the outage logged once, in order').toEqual([
+          'list_sites:ok',
+          'update_section_text:refused',
+          'get_page:refused',
+          'get_site_overview:ok',
+        ]);
       } finally {
         await mcp.close();
       }
