@@ -14,16 +14,13 @@
 // Prints the same ready line as `npm start` ("listening on <url>"). Exit codes: 0 stopped by Ctrl-C or SIGTERM;
 // 2 a wrong option or a rule that cannot be broken here.
 import '../lib/require-node.js';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../reference/app.js';
-import { testMode } from '../../reference/testing/index.js';
 import { parseCommandLine, usageError } from '../lib/cli-args.js';
-import { startVariantProxy } from '../variants/variant-proxy.js';
-import { BROKEN, compositionOf } from './index.js';
+import { BROKEN } from './index.js';
+import { startBroken } from './start.js';
 
 const { values } = parseCommandLine({
   command: 'conformance/broken/serve.ts',
@@ -46,22 +43,18 @@ if (unknown.length) usageError(`--break ${unknown.join(', ')}: not breakable her
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) usageError(`--port takes a port number from 0 to 65535, got ${JSON.stringify(values.port)}.`);
 
-const servers = rules.flatMap((rule) => BROKEN[rule] ?? []);
-const fixturesSecret = values['fixtures-secret'] ?? randomBytes(16).toString('hex');
-const dataDir = resolve(values['data-dir'] ?? (await mkdtemp(join(tmpdir(), 'site-mcp-broken-'))));
-// The broken compositions first, so test mode's seams decorate what they changed.
-const reference = await startServer({ host: values.host, port, dataDir, allowedHosts: [] }, ...servers.map(compositionOf), testMode(fixturesSecret));
-const proxied = servers.flatMap((server) => (server.proxy ? [server.proxy] : []));
-const proxy = proxied.length ? await startVariantProxy(reference.url, Object.assign({}, ...proxied)) : undefined;
+// The data dir is kept after the server stops (a fresh temporary one unless --data-dir names one), as before.
+const dataDir = values['data-dir'] ?? (await mkdtemp(join(tmpdir(), 'site-mcp-broken-')));
+const server = await startBroken(rules, { host: values.host, port, dataDir, fixturesSecret: values['fixtures-secret'] });
 
-console.log(`site-mcp reference server DELIBERATELY BROKEN for ${rules.join(', ')} listening on ${proxy?.url ?? reference.url}`);
-if (!values['fixtures-secret']) console.log(`  fixtures secret: ${fixturesSecret}`);
+console.log(`site-mcp reference server DELIBERATELY BROKEN for ${rules.join(', ')} listening on ${server.url}`);
+if (!values['fixtures-secret']) console.log(`  fixtures secret: ${server.fixturesSecret}`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    void Promise.all([proxy?.stop(), reference.close()]).then(() => process.exit(0));
+    void server.stop().then(() => process.exit(0));
   });
 }
