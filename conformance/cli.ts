@@ -53,7 +53,7 @@ import { parseCommandLine, usageError } from './lib/cli-args.js';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { resolveTarget, startBrokenServer, type Target } from './lib/target.js';
 import { startDnsStub } from './lib/dns-stub.js';
-import { startTestWebsite } from './lib/test-website.js';
+import { startTestWebsite, TEST_WEBSITE_CERTIFICATE } from './lib/test-website.js';
 import { FixturesClient } from './lib/fixtures-client.js';
 import { loadRules } from '../spec/index.js';
 import { buildReport, ExpectedFailuresError, readExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, summaryMarkdown, vitestResults, type ScenarioResult } from './lib/report.js';
@@ -185,10 +185,15 @@ async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }>
   try {
     const fixtures = new FixturesClient(target.url, target.fixturesSecret);
     await fixtures.dnsResolver(dns.server);
+    // Its https origin too, with its test certificate, for a target that takes one (optional part
+    // fetch-allowlist-tls): the asset scenarios name their assets there (rule portable-site-assets-carried).
+    const tls = supports.includes('fetch-allowlist') && supports.includes('fetch-allowlist-tls');
     if (supports.includes('fetch-allowlist')) {
-      await fixtures.fetchAllowlist([website.url]);
+      await (tls ? fixtures.fetchAllowlist([website.url, website.httpsUrl], [TEST_WEBSITE_CERTIFICATE]) : fixtures.fetchAllowlist([website.url]));
       process.env.SITE_MCP_TEST_WEBSITE_URL = website.url;
     } else delete process.env.SITE_MCP_TEST_WEBSITE_URL;
+    if (tls) process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL = website.httpsUrl;
+    else delete process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
   } catch (error) {
     await stop();
     throw error;

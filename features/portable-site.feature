@@ -217,3 +217,21 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     Then the export of that site by "ws" carries everything the imported snapshot held
     When "ws" imports that export as a new site
     Then the export of that site by "ws" carries everything the imported snapshot held
+
+  # §2.3 assets "referenced by URL on import", §4.3 "asset URLs are fetched and re-validated server-side" as a bundle
+  # upload is: the site keeps what it fetched. The kit's image is its own (a scenario's token in the PNG), served over
+  # https with a test certificate the target trusts for that origin only (fixtures part fetch-allowlist-tls).
+  @rule:portable-site-assets-carried @rule:import-site-assets-revalidated @rule:portable-site-assets-by-url
+  Scenario: An imported asset is fetched, kept by the site and exported with its key and alt, served from the site's own address
+    Given the kit website serves an image of this scenario over https
+    When "ws" imports this snapshot as a new site:
+      """
+      { "format": "PortableSiteV1", "site": { "name": "Loaves {{random:site}}" }, "pages": [],
+        "fonts": [{ "role": "heading", "family": "Crust{{random:font}}" }, { "role": "body", "family": "Crumb{{random:font}}" }],
+        "contact": { "businessName": "Loaves {{random:site}}" }, "analytics": { "googleAnalyticsId": "G-LOAF{{random:ga}}" },
+        "assets": [{ "key": "loaf", "url": "{{remembered:kit-image-url}}", "alt": "A loaf {{random:alt}}", "kind": "image" }] }
+      """
+    Then the kit website was asked for that image
+    When the kit website stops serving that image
+    Then the export of that site by "ws" carries everything the imported snapshot held
+    And that export lists the asset "loaf" at an address of the site that serves the image the kit website served

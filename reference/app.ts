@@ -11,7 +11,7 @@ import { hostCheck } from './http/host-check.js';
 import { publicSiteHandler } from './http/public-site.js';
 import { protectedResourceMetadata } from './http/well-known.js';
 import { appRouter, editorRouter } from './http/app/routes.js';
-import { libraryHandler } from './http/library.js';
+import { importedAssetHandler, libraryHandler } from './http/library.js';
 import { pairingRouter } from './http/pairing.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
@@ -71,6 +71,7 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
   router.get('/sites/:websiteId/', publicSiteHandler(rt));
   router.get('/sites/:websiteId/:slug', publicSiteHandler(rt));
   router.get('/library/:websiteId/:file', libraryHandler(rt));
+  router.get('/assets/:file', importedAssetHandler(rt));
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });

@@ -1,7 +1,9 @@
 // The services one reference-server process shares: store, activity log, limiters, the tool catalogue from
 // spec/ with its compiled validators, and the handler table. Built once at start-up, never per request.
+import { join } from 'node:path';
 import { compileToolValidators, loadLimits, loadTools, targetsSite, type Limits, type ToolDefinition } from '../spec/index.js';
 import { ActivityLog } from './store/activity.js';
+import { DiskAssetFiles } from './store/asset-files.js';
 import { Store, type StoreHooks } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
 import type { Clock } from './domain/clock.js';
@@ -90,6 +92,8 @@ export class Runtime {
   readonly capture: CaptureEngine | null;
   /** Pages beyond a migration's capture allowance, captured later by an in-process worker (rule migrate-capture-allowance). */
   readonly captureQueue: CaptureQueue;
+  /** The copies of imported assets, served at /assets/ (rules import-site-assets-revalidated, portable-site-assets-carried). */
+  readonly assetFiles: DiskAssetFiles;
   /** The handler of each tool (tools/index.ts), as the compositions left it. */
   readonly handlers: HandlerTable;
   /** The steps of every tool call (mcp/pipeline.ts CALL_STEPS), as the compositions left them. */
@@ -116,6 +120,7 @@ export class Runtime {
     this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, clock: this.clock, delayMs: config.captureQueueDelayMs ?? 10_000 });
     // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
     this.activity = new ActivityLog(config.dataDir, this.limits.activityRetentionDays);
+    this.assetFiles = new DiskAssetFiles(join(config.dataDir, 'assets'));
   }
 
   /**

@@ -13,9 +13,9 @@ import { chromiumCapture, type CaptureEngine } from './domain/capture.js';
 
 /**
  * How imports and migrations reach the web: the system resolver and real HTTP unless `resolve`/`transport`
- * replace them; `allowOrigins` is empty in production (see SafeFetchOptions).
+ * replace them; `allowOrigins` is empty and `allowCertificates` absent in production (see SafeFetchOptions).
  */
-export type Network = Pick<SafeFetchOptions, 'resolve' | 'transport' | 'allowOrigins'>;
+export type Network = Pick<SafeFetchOptions, 'resolve' | 'transport' | 'allowOrigins' | 'allowCertificates'>;
 
 export interface Services {
   /** Time per workspace (domain/clock.ts). */

@@ -251,6 +251,28 @@ export const importDropsServiceDetails: HandlerOf<'import_site'> = async (ctx) =
 };
 
 /**
+ * import-site-assets-revalidated: a new import fetches and checks each listed asset, then names it by its source URL
+ * (hotlinks it) instead of the copy it fetched, so the site's asset is gone once the source stops serving it.
+ */
+export const importHotlinksAssets: HandlerOf<'import_site'> = async (ctx) => {
+  const answer = await handlers.import_site(ctx);
+  if (!ctx.args.mergeIntoWebsiteId) {
+    const source = new Map((ctx.args.snapshot.assets ?? []).map((a) => [a.key, a.url]));
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      for (const asset of entryOf(ws.sites, answer.websiteId)?.draft.assets ?? []) asset.url = source.get(asset.key) ?? asset.url;
+    });
+  }
+  return answer;
+};
+
+/** portable-site-assets-carried: export_site lists the site's assets without the alt text they were given. */
+export const exportAssetsWithoutAlt: HandlerOf<'export_site'> = async (ctx) => {
+  const snapshot = structuredClone((await handlers.export_site(ctx)).snapshot);
+  for (const asset of snapshot.assets ?? []) delete asset.alt;
+  return { snapshot };
+};
+
+/**
  * import-merge-restore-point: a merge saves its restore point after changing the draft instead of before, so the
  * restore point it reports holds the merged draft and restores nothing.
  */

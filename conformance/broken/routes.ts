@@ -27,7 +27,7 @@ export function deliveryServesDraft(rt: Runtime): Router {
   router.get(DELIVERY, async (ctx, next) => {
     const found = await deliverySite(rt, ctx);
     if (!found) return next();
-    ctx.body = toPortableSite(found.site, new Date());
+    ctx.body = toPortableSite(found.site, new Date(), rt.baseUrl);
   });
   return router;
 }

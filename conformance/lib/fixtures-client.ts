@@ -123,8 +123,9 @@ export class FixturesClient {
   recordEdit(edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }) {
     return this.request<Record<string, never>>('POST', '/record-edits', edit);
   }
-  fetchAllowlist(origins: string[]) {
-    return this.request<Record<string, never>>('POST', '/fetch-allowlist', { origins });
+  /** `certificates` (PEM, optional part fetch-allowlist-tls) are trusted for the https origins of the list only. */
+  fetchAllowlist(origins: string[], certificates?: string[]) {
+    return this.request<Record<string, never>>('POST', '/fetch-allowlist', { origins, ...(certificates ? { certificates } : {}) });
   }
   dnsResolver(server: string) {
     return this.request<Record<string, never>>('POST', '/dns-resolver', { server });

@@ -15,8 +15,10 @@ const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[
 /**
  * What §2.3 says a snapshot contains, in a form two snapshots compare by: pages in order with their sections in
  * order (content, layout, hidden, blocks); fonts, services, collections and redirects as sets; the contact block
- * and the analytics identifiers. Not ids, revisions or the export time, which a new site may renumber, and not the
- * site's identity or theme, which §2.3 does not list. Assets are left out: the kit serves none over https.
+ * and the analytics identifiers; assets as a set of their keys and alt texts (an absent alt is an empty one). Not
+ * ids, revisions or the export time, which a new site may renumber, and not the site's identity or theme, which §2.3
+ * does not list; not an asset's URL either, since the site serves its own copy of what it fetched (rule
+ * portable-site-assets-carried: that URL is checked by serving, features/steps/portable-site.steps.ts).
  */
 export function snapshotContents(s: Snapshot) {
   return {
@@ -31,6 +33,7 @@ export function snapshotContents(s: Snapshot) {
     redirects: list(s.redirects).map((x) => only(x, ['from', 'to', 'permanent'])).sort(byJson),
     contact: s.contact,
     analytics: s.analytics,
+    assets: list(s.assets).map((x) => ({ key: x.key, alt: x.alt ?? '' })).sort(byJson),
   };
 }
 

@@ -8,8 +8,21 @@
 // two columns, a paragraph over several lines and its own fonts and colours; /many/ is a
 // second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it. The target is told, through the fixtures protocol, that it may fetch this
 // one loopback origin in test mode (POST /test-fixtures/v1/fetch-allowlist).
-import { createServer, type Server } from 'node:http';
+//
+// The same website is also served over https (rules portable-site-assets-carried, import-site-assets-revalidated):
+// a snapshot's asset URLs may have to be https for a target (§2.3 names no scheme), so the kit names its assets by
+// the https origin. Its certificate is a test certificate for localhost, 127.0.0.1 and ::1, made once with
+// `openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 36500 -addext
+// subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1` and committed with its key (tls/): it protects nothing, a
+// target trusts it only for this origin and only in test mode (fixtures part fetch-allowlist-tls). Under
+// /asset/<token>.png each scenario gets an image of its own (kitAsset: a PNG whose text chunk holds the token, so
+// bytes served elsewhere prove a copy of this one), until the kit asks the website to forget it
+// (/__kit/forget/<token>), after which a server that hotlinked it has nothing to serve.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
 
 export const TEST_WEBSITE = {
   homeHeading: 'Fresh bread from the loopback bakery',
@@ -32,6 +45,25 @@ const BREAD_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAHgAAABQCAIAAABd+SbeAAAAoElEQVR42u3ZQQ0AMAgEQeRUUzVVWJUgoq+6ICRMsgrmxxF5lgoKBKBBCzRo0BRAgxbottDvbhUEGjRogQYNGgFo0ALdF9pxbOsALdCgQVMADVqgQfsZuo9tHaAFGjRogQYt0KD9DGXrAC3QoEELNGiBBu1nKFsHaIEGDVqgQQs0aD9D2TpACzRo0AINWqBB+xnK1gFaoEGDFmjQAg16ZB821piMob2bxwAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** The certificate the https origin serves (PEM): the one a target in test mode is told to trust for it. */
+export const TEST_WEBSITE_CERTIFICATE = readFileSync(new URL('./tls/test-website.crt', import.meta.url), 'utf8');
+const TEST_WEBSITE_KEY = readFileSync(new URL('./tls/test-website.key', import.meta.url), 'utf8');
+
+/** A scenario's own asset token: letters, digits and dashes, so it names a path and a text chunk as it is. */
+const ASSET_TOKEN = /^[A-Za-z0-9-]{1,64}$/;
+
+/** The bytes of the kit's asset `token` (served at /asset/<token>.png): the striped PNG with a tEXt chunk naming it. */
+export function kitAsset(token: string): Buffer {
+  const data = Buffer.from(`Comment\0site-mcp kit asset ${token}`, 'latin1');
+  const type = Buffer.from('tEXt', 'latin1');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([type, data])));
+  // After the signature (8 bytes) and IHDR (25 bytes), where a text chunk may stand.
+  return Buffer.concat([BREAD_PNG.subarray(0, 33), length, type, data, crc, BREAD_PNG.subarray(33)]);
+}
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title><script>${TEST_WEBSITE.scriptMarker} = document.cookie;</script></head><body>${body}</body></html>`;
@@ -75,6 +107,8 @@ for (let n = 1; n <= TEST_WEBSITE.manyPages; n++) {
 
 export interface TestWebsite {
   url: string;
+  /** The same website over https (`https://localhost:<port>`), with TEST_WEBSITE_CERTIFICATE. */
+  httpsUrl: string;
   /** Paths requested so far, in order. */
   requested(): string[];
   stop(): Promise<void>;
@@ -82,15 +116,30 @@ export interface TestWebsite {
 
 export async function startTestWebsite(): Promise<TestWebsite> {
   const requested: string[] = [];
-  const server: Server = createServer((req, res) => {
+  // Asset tokens the kit asked the website to forget (bounded: a run has far fewer scenarios).
+  const forgotten = new Set<string>();
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    // The kit's own question (asked from the Cucumber workers), never linked from a page and never logged.
+    // The kit's own questions (asked from the Cucumber workers), never linked from a page and never logged.
     if (path === '/__kit/requested') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(requested));
       return;
     }
+    const forget = /^\/__kit\/forget\/([^/]+)$/.exec(path);
+    if (forget && ASSET_TOKEN.test(forget[1]!) && forgotten.size < 10_000) {
+      forgotten.add(forget[1]!);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+      return;
+    }
     requested.push(path);
+    const asset = /^\/asset\/([^/]+)\.png$/.exec(path);
+    if (asset && ASSET_TOKEN.test(asset[1]!) && !forgotten.has(asset[1]!)) {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(kitAsset(asset[1]!));
+      return;
+    }
     const found = PAGES[path];
     if (!found) {
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -99,16 +148,23 @@ export async function startTestWebsite(): Promise<TestWebsite> {
     }
     res.writeHead(found.status, { 'content-type': found.type, ...(found.location ? { location: found.location } : {}) });
     res.end(found.body);
-  });
+  };
+  const server: Server = createServer(handler);
+  const tlsServer = createHttpsServer({ key: TEST_WEBSITE_KEY, cert: TEST_WEBSITE_CERTIFICATE }, handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+  const close = (s: Server) =>
+    new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
   return {
     // Named by host name, so the target's fetcher resolves a name (not only an IP literal) on the real path.
     url: `http://localhost:${(server.address() as AddressInfo).port}`,
+    httpsUrl: `https://localhost:${(tlsServer.address() as AddressInfo).port}`,
     requested: () => [...requested],
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: async () => {
+      await Promise.all([close(server), close(tlsServer)]);
+    },
   };
 }

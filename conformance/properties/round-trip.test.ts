@@ -5,8 +5,9 @@
 //
 // Compared is what §2.3 names a snapshot to contain, in our snapshot shape (our input schemas are a prerequisite
 // of a run, conformance/README.md): not ids, revisions or the export time, which a new site may renumber, and not
-// the site's identity or theme, which §2.3 does not list. Assets are left out: an asset must be fetched from an
-// https address on import (§4.3), and the kit serves none.
+// the site's identity or theme, which §2.3 does not list. Random snapshots carry no assets: an asset is fetched on
+// import (§4.3) and an export names the site's own copy, so assets are checked by their scenario against the kit's
+// https website (features/portable-site.feature, rule portable-site-assets-carried), not here.
 //
 // Section content needs section types and text fields, which the source does not name (decision section-types):
 // with a declared vocabulary the sections and blocks are random; without one they are the target's own sections

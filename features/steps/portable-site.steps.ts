@@ -1,6 +1,8 @@
 // Steps about a whole site as PortableSiteV1 and the empty site create_site makes (§2.3, §4.3).
 import assert from 'node:assert/strict';
-import { Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { NotDeclared } from '../../conformance/lib/declaration.js';
+import { kitAsset } from '../../conformance/lib/test-website.js';
 import type { SiteWorld } from '../support/world.js';
 import { pointer } from '../support/json.js';
 import { checkableOutput } from '../support/declared.js';
@@ -72,4 +74,69 @@ Then('the export of that site by {string} carries everything the imported snapsh
   assert.ok(exported, `the export holds no PortableSiteV1 snapshot: ${JSON.stringify(envelope.data).slice(0, 300)}`);
   assert.deepEqual(snapshotContents(exported), snapshotContents(this.remembered.get('round-trip-snapshot') as Snapshot), 'the export differs from the snapshot the site was imported from');
   this.remembered.set('round-trip-export', exported);
+});
+
+// ── an asset through import and export (rules portable-site-assets-carried, import-site-assets-revalidated) ───
+// The kit's website serves each scenario an image of its own over https (conformance/lib/test-website.ts, fixtures
+// part fetch-allowlist-tls; without it these scenarios are not checked). import_site must fetch it (§4.3 "asset
+// URLs are fetched ... server-side") and keep it as a bundle upload keeps a file: once the kit's website stops
+// serving it, the URL the export names for it still serves exactly those bytes, and that URL is not the kit's.
+
+interface KitImage { token: string; url: string }
+
+function kitImage(world: SiteWorld): KitImage {
+  const image = world.remembered.get('kit-image') as KitImage | undefined;
+  assert.ok(image, 'no image of the kit website in this scenario');
+  return image;
+}
+
+/** The kit website's own address for its questions (/__kit/…), plain http. */
+function kitWebsite(): string {
+  const url = process.env.SITE_MCP_TEST_WEBSITE_URL;
+  if (!url) throw new NotDeclared('the kit website: the target\'s fixtures do not support fetch-allowlist');
+  return url;
+}
+
+Given('the kit website serves an image of this scenario over https', function (this: SiteWorld) {
+  const https = process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
+  if (!https) throw new NotDeclared('the kit website over https: the target\'s fixtures do not support fetch-allowlist-tls');
+  kitWebsite();
+  const token = `img-${this.randomWord(12)}`;
+  this.remembered.set('kit-image', { token, url: `${https}/asset/${token}.png` });
+  this.remembered.set('kit-image-url', `${https}/asset/${token}.png`);
+});
+
+Then('the kit website was asked for that image', async function (this: SiteWorld) {
+  const { token } = kitImage(this);
+  const requested = (await (await fetch(`${kitWebsite()}/__kit/requested`, { signal: AbortSignal.timeout(10_000) })).json()) as string[];
+  assert.ok(requested.includes(`/asset/${token}.png`), `the target never fetched the asset /asset/${token}.png from the kit website (§4.3: asset URLs are fetched server-side)`);
+});
+
+When('the kit website stops serving that image', async function (this: SiteWorld) {
+  const { token } = kitImage(this);
+  const forgot = await fetch(`${kitWebsite()}/__kit/forget/${token}`, { signal: AbortSignal.timeout(10_000) });
+  assert.equal(forgot.status, 200, 'the kit website did not forget the image');
+  const gone = await fetch(`${kitWebsite()}/asset/${token}.png`, { signal: AbortSignal.timeout(10_000) });
+  assert.equal(gone.status, 404, 'the kit website still serves the image it was told to forget');
+});
+
+Then('that export lists the asset {string} at an address of the site that serves the image the kit website served', async function (this: SiteWorld, key: string) {
+  const exported = this.remembered.get('round-trip-export') as Snapshot | undefined;
+  assert.ok(exported, 'no export read yet: the export of the imported site comes first');
+  const assets = Array.isArray(exported.assets) ? (exported.assets as Record<string, unknown>[]) : [];
+  const asset = assets.find((a) => a.key === key);
+  assert.ok(asset, `the export lists no asset "${key}" (assets: ${JSON.stringify(assets).slice(0, 300)})`);
+  assert.equal(typeof asset.url, 'string', `the exported asset "${key}" has no URL (§2.3: assets are referenced by URL)`);
+  let url: URL;
+  try {
+    url = new URL(asset.url as string);
+  } catch {
+    assert.fail(`the exported asset "${key}" has no valid URL: ${JSON.stringify(asset.url)}`);
+  }
+  const kitOrigins = [kitWebsite(), kitImage(this).url].map((u) => new URL(u).origin);
+  assert.ok(!kitOrigins.includes(url.origin), `the exported asset "${key}" is the kit website's own URL ${url.href}: hotlinked, not fetched and kept (rule import-site-assets-revalidated)`);
+  const served = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  const bytes = Buffer.from(await served.arrayBuffer());
+  assert.equal(served.status, 200, `the exported asset URL ${url.href} answered ${served.status}`);
+  assert.ok(bytes.equals(kitAsset(kitImage(this).token)), `${url.href} does not serve the image the kit website served (${bytes.length} bytes), now that the kit website no longer serves it`);
 });

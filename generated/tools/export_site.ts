@@ -121,7 +121,7 @@ export interface PortableSiteV1 {
     }[];
   }[];
   /**
-   * Referenced by URL: on import each is fetched and re-validated server-side; unsafe or unreachable ones are skipped and reported.
+   * Referenced by URL (rule portable-site-assets-by-url): on import each is fetched and re-validated server-side and the site keeps the fetched copy; unsafe or unreachable ones are skipped and reported (rule import-site-assets-revalidated). An export lists each with the URL the site serves its copy from (rule portable-site-assets-carried). http and https are both taken: §2.3 names no scheme, the fetch is what is hardened (rule migrate-ssrf-hardened), and a server reached over http exports http URLs.
    *
    * @maxItems 1000
    */

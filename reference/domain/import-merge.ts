@@ -12,11 +12,16 @@ import { checkCreatorOwnsWorkspace, checkMergeTarget } from './authorize.js';
 import { checkSiteLimit, type SiteLimits } from './workspace.js';
 import type { Network } from '../services.js';
 import type { Store } from '../store/store.js';
+import type { AssetFiles } from '../store/asset-files.js';
 
 const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
 
-/** Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons. */
-export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network) {
+/**
+ * Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons.
+ * With `files`, a kept asset is the fetched copy: its URL is the one the server serves the kept bytes from, never
+ * the source (rules import-site-assets-revalidated, portable-site-assets-carried); without, the fetched address.
+ */
+export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network, files?: AssetFiles) {
   const kept: Site['draft']['assets'] = [];
   const skipped: { url: string; reason: string }[] = [];
   for (const [i, asset] of assets.entries()) {
@@ -24,14 +29,18 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, n
       skipped.push({ url: asset.url, reason: `over the ${ASSET_LIMITS.maxAssets}-asset cap` });
       continue;
     }
+    let res: Awaited<ReturnType<typeof safeFetch>>;
     try {
-      const res = await safeFetch(asset.url, { ...ASSET_LIMITS, ...net });
+      res = await safeFetch(asset.url, { ...ASSET_LIMITS, ...net });
       if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
       if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
-      kept.push({ assetId: newId('asset'), key: asset.key, url: res.url, alt: asset.alt ?? '', kind: asset.kind ?? 'image' });
     } catch (error) {
       skipped.push({ url: asset.url, reason: error instanceof UnsafeUrlError ? error.message : 'could not be fetched' });
+      continue;
     }
+    // Outside the try: a copy that cannot be kept (a disk failure) fails the import, it is not an asset to skip.
+    const url = files ? await files.keep(res.body, res.contentType) : res.url;
+    kept.push({ assetId: newId('asset'), key: asset.key, url, alt: asset.alt ?? '', kind: asset.kind ?? 'image' });
   }
   return { kept, skipped };
 }
@@ -214,10 +223,11 @@ function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, 
   return site;
 }
 
-/** What an import needs from the server: its store, its network and the plans' site limits. */
+/** What an import needs from the server: its store, its network, where kept assets go, and the plans' site limits. */
 export interface ImportServices {
   store: Store;
   net: Network;
+  assetFiles: AssetFiles;
   limits: SiteLimits;
 }
 
@@ -242,7 +252,7 @@ export async function importSnapshot(
   },
   now: Date,
 ): Promise<ImportOutcome> {
-  const listed = await fetchAssets(snapshot.assets ?? [], services.net);
+  const listed = await fetchAssets(snapshot.assets ?? [], services.net, services.assetFiles);
   const inContent = await revalidateContentImages(snapshot.pages, services.net);
   snapshot = { ...snapshot, pages: inContent.pages };
   const kept = [...listed.kept, ...inContent.kept];

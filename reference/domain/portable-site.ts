@@ -11,8 +11,12 @@ export type PortableSite = PortableSiteV1;
 export type PortablePage = PortableSite['pages'][number];
 export type PortableSection = PortablePage['sections'][number];
 
-/** PortableSiteV1 of the draft (never the published snapshot): rules export-site-whole-draft, portable-site-*. */
-export function toPortableSite(site: Site, now: Date) {
+/**
+ * PortableSiteV1 of the draft (never the published snapshot): rules export-site-whole-draft, portable-site-*. An
+ * asset this server keeps is named by a path of its own (store/asset-files.ts), made absolute against `baseUrl`,
+ * the server's public address (rule portable-site-assets-carried: referenced by a URL that serves it).
+ */
+export function toPortableSite(site: Site, now: Date, baseUrl: string) {
   return {
     format: 'PortableSiteV1' as const,
     exportedAt: now.toISOString(),
@@ -36,7 +40,7 @@ export function toPortableSite(site: Site, now: Date) {
         blocks: structuredClone(s.blocks ?? []),
       })),
     })),
-    assets: site.draft.assets.map(({ key, url, alt, kind }) => ({ key, url, alt, kind })),
+    assets: site.draft.assets.map(({ key, url, alt, kind }) => ({ key, url: new URL(url, baseUrl).href, alt, kind })),
     // Price and duration too: what the snapshot holds of a service survives a round trip (rule portable-site-round-trip).
     services: site.records.services.map((s) => ({
       key: String(s.serviceId),

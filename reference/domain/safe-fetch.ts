@@ -18,6 +18,11 @@ export interface TransportOptions {
   maxBytes: number;
   /** Every address checkUrl validated for the host (`address` is the first); the connection may use only these. */
   addresses?: readonly string[];
+  /**
+   * TEST ONLY: the certificates (PEM) an https connection trusts instead of the system's, given by safeFetch only
+   * for a URL of an `allowOrigins` origin when `allowCertificates` is set (see SafeFetchOptions).
+   */
+  ca?: readonly string[];
 }
 
 export interface SafeFetchOptions {
@@ -37,6 +42,13 @@ export interface SafeFetchOptions {
    * (rule migrate-ssrf-hardened).
    */
   allowOrigins?: readonly string[];
+  /**
+   * TEST ONLY, like allowOrigins (the fixtures protocol's fetch-allowlist-tls part, reference/testing/): PEM
+   * certificates trusted for the https URLs of an allowOrigins origin and for nothing else, so the kit's loopback
+   * website can serve https with its own test certificate. A URL of any other origin (a redirect off the allowed
+   * one included) is verified against the system's trust as always (rule migrate-ssrf-hardened).
+   */
+  allowCertificates?: readonly string[];
 }
 
 /** The system resolver: every address of a hostname, as getaddrinfo gives them. */
@@ -122,7 +134,7 @@ export async function checkUrl(raw: string, resolve: (h: string) => Promise<stri
 const familyOf = (address: string) => (ipaddr.IPv6.isValid(address) ? 6 : 4);
 
 /** One HTTP request to an address checkUrl validated, over a connection pinned to it: the transport unless one is given. */
-export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, maxBytes, addresses }) =>
+export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, maxBytes, addresses, ca }) =>
   new Promise((resolvePromise, reject) => {
     // Connect to the checked addresses only, while TLS and Host still use the name. Node >= 20 calls lookup
     // with { all: true } (automatic family selection) and then expects [{ address, family }]; older call forms
@@ -141,7 +153,7 @@ export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, a
       settled = true;
       reject(error);
     };
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', lookup: pinned, timeout: timeoutMs, headers: { 'user-agent': 'site-mcp-import/0.1', accept: '*/*' } }, (res) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', lookup: pinned, timeout: timeoutMs, ...(ca && url.protocol === 'https:' ? { ca: [...ca] } : {}), headers: { 'user-agent': 'site-mcp-import/0.1', accept: '*/*' } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -178,7 +190,9 @@ export async function safeFetch(raw: string, options: SafeFetchOptions): Promise
   for (let hop = 0; hop <= options.maxRedirects; hop++) {
     // Every hop is checked again, with the same allow-list: a redirect off an allowed origin is a normal hop.
     const { url, address, addresses } = await checkUrl(current, resolve, options.allowOrigins);
-    const res = await transport(url, address, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, addresses });
+    // The test-only trust goes with a hop of an allowed origin alone, checked hop by hop like the rest.
+    const trusted = options.allowCertificates?.length && (options.allowOrigins ?? []).some((o) => originOf(o) === url.origin);
+    const res = await transport(url, address, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, addresses, ...(trusted ? { ca: options.allowCertificates } : {}) });
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
       try {
         current = new URL(res.headers.location, url).href;

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from 'koa';
 import type { Runtime } from '../runtime.js';
+import { ASSET_TYPES } from '../store/asset-files.js';
 
 export function libraryHandler(rt: Runtime) {
   return async (ctx: Context): Promise<void> => {
@@ -18,5 +19,27 @@ export function libraryHandler(rt: Runtime) {
     } catch {
       ctx.status = 404;
     }
+  };
+}
+
+/**
+ * Serves the copies of imported assets (store/asset-files.ts; rules import-site-assets-revalidated,
+ * portable-site-assets-carried) with the type their name says; an imported SVG can run nothing (same policy as the
+ * library's) and a non-image asset is a download, never a page of this origin.
+ */
+export function importedAssetHandler(rt: Runtime) {
+  return async (ctx: Context): Promise<void> => {
+    const { file } = ctx.params as { file: string };
+    const body = await rt.assetFiles.read(file);
+    if (!body) {
+      ctx.status = 404;
+      return;
+    }
+    const ext = file.slice(file.lastIndexOf('.') + 1);
+    ctx.body = body;
+    ctx.type = ASSET_TYPES[ext]!;
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    if (ext === 'bin') ctx.set('Content-Disposition', 'attachment');
   };
 }

@@ -153,7 +153,7 @@ export function pairingRouter(rt: Runtime): Router {
       return;
     }
     // The live snapshot, never the draft.
-    ctx.body = toPortableSite({ ...site, draft: site.published.content }, new Date());
+    ctx.body = toPortableSite({ ...site, draft: site.published.content }, new Date(), rt.baseUrl);
   });
 
   // The owner's approval screen (rules dashboard-connect-lists-scopes, pairing-grant-only-narrower).

@@ -21,7 +21,7 @@ export async function fsyncDirectory(dir: string): Promise<void> {
  * system) holds the temporary file instead of the file's own directory, so that a caller can remove what a crash
  * left in one place (the store's data/tmp, emptied at open).
  */
-export async function writeFileDurably(file: string, text: string, options: { syncDirectory?: boolean; tempDir?: string } = {}): Promise<void> {
+export async function writeFileDurably(file: string, text: string | Uint8Array, options: { syncDirectory?: boolean; tempDir?: string } = {}): Promise<void> {
   const temp = join(options.tempDir ?? dirname(file), `${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'w');
   try {

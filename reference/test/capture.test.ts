@@ -103,8 +103,13 @@ describe('visual capture', () => {
     expect(boxes).toContainEqual(expect.objectContaining({ kind: 'link', text: 'About', href: '/about' }));
     const image = boxes.find((b) => b.kind === 'image')!;
     expect(image).toMatchObject({ w: 120, h: 80, alt: 'A loaf' });
-    // The image went through the asset pipeline: an asset of the draft, fetched from the source.
-    expect(site.draft.assets.find((a) => a.key === image.imageAssetId)?.url).toBe(`${SITE}/bread.png`);
+    // The image went through the asset pipeline: fetched from the source and kept, an asset of the draft served by
+    // this server, not the source (rules import-site-assets-revalidated, portable-site-assets-carried).
+    const kept = site.draft.assets.find((a) => a.key === image.imageAssetId)?.url ?? '';
+    expect(kept).toMatch(/^\/assets\/[0-9a-f]{64}\.png$/);
+    const [copy, source] = await Promise.all([fetch(`${test.url}${kept}`), fetch(`${website.url}/bread.png`)]);
+    expect(copy.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await copy.arrayBuffer())).toEqual(Buffer.from(await source.arrayBuffer()));
 
     const stored = JSON.stringify(site.draft);
     expect(stored).not.toContain(TEST_WEBSITE.scriptMarker);
@@ -221,7 +226,8 @@ describe('visual capture', () => {
       );
       expect(overflowing.filter((t) => !t.startsWith('Edited captured heading'))).toEqual([]);
       const img = draft.locator('section[data-type="captured"] img');
-      expect(await img.getAttribute('src')).toBe(`${SITE}/bread.png`);
+      // The site's own copy of the source's image (rule import-site-assets-revalidated: never hotlinked).
+      expect(await img.getAttribute('src')).toMatch(/^\/assets\/[0-9a-f]{64}\.png$/);
       expect(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(120); // loaded
       const box = await img.boundingBox();
       expect([Math.round(box!.width), Math.round(box!.height)]).toEqual([120, 80]);

@@ -159,8 +159,11 @@ function services(fresh: WorkspaceDoc, net: Network, siteLimit = 5) {
       return operation(fresh, { index: (kind, key) => indexed.push([kind, key]) });
     },
   } as unknown as Store;
-  const svc: ImportServices = { store, net, limits: { siteLimitByPlan: { business: siteLimit } } };
-  return { svc, indexed, transactions: () => transactions };
+  // Kept copies (rule portable-site-assets-carried): the n-th copy is served at files.test/n.
+  const copies: { body: Buffer; contentType: string }[] = [];
+  const assetFiles = { keep: async (body: Buffer, contentType: string) => `https://files.test/${copies.push({ body, contentType })}` };
+  const svc: ImportServices = { store, net, assetFiles, limits: { siteLimitByPlan: { business: siteLimit } } };
+  return { svc, indexed, copies, transactions: () => transactions };
 }
 
 const snapshotOf = (extra: Partial<PortableSite> = {}): PortableSite =>
@@ -170,7 +173,7 @@ describe('importSnapshot: a new site, field by field rule:import-site-new-draft 
   it('takes name, business name, fonts, theme, pages with their bases, assets, redirects, collections, services, contact and analytics; records the change', async () => {
     const fresh = workspace();
     const { net } = fakeNet({ [img('logo.png')]: {} });
-    const { svc, indexed } = services(fresh, net);
+    const { svc, indexed, copies } = services(fresh, net);
     const fonts = [{ role: 'heading' as const, family: 'Lora' }, { role: 'body' as const, family: 'Lato' }];
     const snapshot = snapshotOf({
       site: { name: 'Rosa', businessName: "Rosa's Bakery" },
@@ -198,7 +201,9 @@ describe('importSnapshot: a new site, field by field rule:import-site-new-draft 
     const hero = site.draft.pages[0]!.sections[0]!;
     expect(hero).toMatchObject({ key: 'hero', type: 'hero', content: { heading: 'Hi' } });
     expect(site.syncBases).toEqual({ [hero.sectionId]: { heading: 'Hi' } });
-    expect(site.draft.assets).toEqual([{ assetId: expect.stringMatching(/^asset_/), key: 'logo', url: img('logo.png'), alt: 'Logo', kind: 'image' }]);
+    // The fetched copy, never the source URL (rules import-site-assets-revalidated, portable-site-assets-carried).
+    expect(site.draft.assets).toEqual([{ assetId: expect.stringMatching(/^asset_/), key: 'logo', url: 'https://files.test/1', alt: 'Logo', kind: 'image' }]);
+    expect(copies).toEqual([{ body: PNG, contentType: 'image/png' }]);
     expect(site.draft.redirects).toEqual([{ from: '/old', to: '/', permanent: true }]);
     expect(site.draft.collections).toEqual([{ key: 'menu', name: 'Menu', items: [{ name: 'Bread' }] }]);
     expect(site.records.services).toStrictEqual([
@@ -269,7 +274,7 @@ describe('importSnapshot: images inside section content rule:import-site-assets-
     expect(sections[3]!.blocks).toEqual([{ key: 'b2', type: 'gallery', content: { images: [{ imageUrl: img('ok2.png'), alt: 'Block ok' }] } }]);
     // Content images join the site's assets after the listed ones, by position, with their alt.
     expect(site.draft.assets.map(({ key, url, alt }) => ({ key, url, alt }))).toEqual([
-      { key: 'logo', url: img('logo.png'), alt: '' },
+      { key: 'logo', url: 'https://files.test/1', alt: '' },
       { key: 'content-image-0', url: img('final.png'), alt: 'Shop' },
       { key: 'content-image-4', url: img('ok.png'), alt: 'Ok' },
       { key: 'content-image-6', url: img('ok2.png'), alt: 'Block ok' },

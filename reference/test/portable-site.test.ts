@@ -61,7 +61,7 @@ describe('toPortableSite rule:export-site-whole-draft rule:portable-site-content
     const site = newSite({ name: 'Rosa', businessName: "Rosa's Bakery", members: {}, now: new Date('2026-11-01T00:00:00Z') });
     site.brand = { ...site.brand, colors: { ...site.brand.colors, primary: '#123456' }, style: 'warm' };
     site.draft.assets.push({ assetId: 'asset_1', key: 'logo', url: 'https://cdn.example.test/logo.png', alt: 'Logo', kind: 'image' });
-    const snapshot = toPortableSite(site, new Date('2026-11-02T00:00:00Z'));
+    const snapshot = toPortableSite(site, new Date('2026-11-02T00:00:00Z'), 'https://app.example');
     expect(snapshot.site).toEqual({ name: 'Rosa', businessName: "Rosa's Bakery", locale: 'en' });
     expect(snapshot.theme).toEqual({ colors: site.brand.colors, style: 'warm' });
     // The asset's internal id stays inside: a snapshot names assets by key and URL (§2.3).

@@ -102,7 +102,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points'],
     };
   });
 
@@ -246,10 +246,12 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = { status: pairing.status };
   });
 
-  // Loopback origins the fetcher may reach in test mode (the kit's own website); every other check stays.
+  // Loopback origins the fetcher may reach in test mode (the kit's own website); every other check stays. The
+  // certificates (part fetch-allowlist-tls) are trusted for those origins' https URLs only (safe-fetch.ts).
   router.post('/fetch-allowlist', async (ctx) => {
     const request = await body(ctx, 'FetchAllowlistRequest');
     seams.net.allowOrigins = request.origins;
+    seams.net.allowCertificates = request.certificates ?? [];
     ctx.body = {};
   });
 

@@ -86,6 +86,6 @@ const get_analytics_summary = defineTool('get_analytics_summary', ({ site, args 
 });
 
 /** The whole draft as PortableSiteV1 (domain/portable-site.ts; rules export-site-whole-draft, portable-site-*). */
-const export_site = defineTool('export_site', ({ site, now }) => ({ snapshot: toPortableSite(site, now) }));
+const export_site = defineTool('export_site', ({ rt, site, now }) => ({ snapshot: toPortableSite(site, now, rt.baseUrl) }));
 
 export const siteReadHandlers = { list_sites, get_site_overview, list_pages, get_page, list_draft_changes, get_brand, get_analytics_summary, export_site };
