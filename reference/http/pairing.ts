@@ -24,13 +24,26 @@ const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
 export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }) {
   const wsId = await rt.store.lookupDirectory('user', input.userId);
   if (!wsId) throw new DomainError('not_found', 'No such user.');
-  return rt.store.transact(wsId, (ws, tx) => {
-    const result = approvePairing(ws, pairing, input, rt.clock.now(ws.id));
-    // Findable in the same commit as the connection or delivery token (rule store-lookups-with-document).
-    if (result.connection) indexConnection(tx, result.connection, wsId);
-    if (result.deliveryTokenHash) tx.index('delivery', result.deliveryTokenHash, `${wsId} ${pairing.grant!.websiteId}`);
-    return result;
-  });
+  let granted: Pairing['grant'];
+  try {
+    return await rt.store.transact(wsId, (ws, tx) => {
+      const result = approvePairing(ws, pairing, input, rt.clock.now(ws.id));
+      granted = pairing.grant;
+      // Findable in the same commit as the connection or delivery token (rule store-lookups-with-document).
+      if (result.connection) indexConnection(tx, result.connection, wsId);
+      if (result.deliveryTokenHash) tx.index('delivery', result.deliveryTokenHash, `${wsId} ${pairing.grant!.websiteId}`);
+      return result;
+    });
+  } catch (error) {
+    // approvePairing marks the pairing approved as it decides, which keeps a second approval out; when the write
+    // then fails, nothing was stored (§7.3), so the pairing is pending again and no poll hands out a token that
+    // names a connection or delivery token that does not exist.
+    if (granted && pairing.grant === granted) {
+      pairing.status = 'pending';
+      pairing.grant = undefined;
+    }
+    throw error;
+  }
 }
 
 export function authMd(): string {
