@@ -26,6 +26,8 @@ describe('mergeDraft rule:import-merge-three-way rule:import-merge-field-by-fiel
     expect(report).toEqual({ inserted: [], updated: ['home/hero'], keptFields: [] });
     expect(hero(site)).toMatchObject({ content: { heading: 'New', subheading: 'Keep' }, rev: 5 });
     expect(site.syncBases).toEqual({ sec_1: { heading: 'New' } });
+    // No app edits before, none after.
+    expect(site.appEdits).toEqual({ sec_1: [] });
   });
 
   it('an app edit with no base (never pushed) is kept against a different pushed value, and reported', () => {
