@@ -33,6 +33,8 @@ describe('pair/start limits', () => {
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
     expect(refused.json.error?.code).toBe('rate_limited');
     expect(refused.json.error?.message).toMatch(/retry after \d+ seconds/i);
+    // It names what is counted, so the tool's user knows which allowance ran out.
+    expect(refused.json.error?.message).toContain(`pairing starts from one address allows ${pairStart.perAddress.limit} per ${pairStart.perAddress.windowSeconds} seconds`);
     expect((await start('127.0.0.3')).status).toBe(200);
   }, 60_000);
 
