@@ -188,8 +188,12 @@ async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }>
     // Its https origin too, with its test certificate, for a target that takes one (optional part
     // fetch-allowlist-tls): the asset scenarios name their assets there (rule portable-site-assets-carried).
     const tls = supports.includes('fetch-allowlist') && supports.includes('fetch-allowlist-tls');
+    // With it, the target's own origin when that is on loopback: an export names assets at the target's address
+    // and importing that export fetches them there (rule portable-site-round-trip); a public target needs nothing.
+    const own = new URL(target.url).origin;
+    const ownOnLoopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):[0-9]{1,5}$/.test(own);
     if (supports.includes('fetch-allowlist')) {
-      await (tls ? fixtures.fetchAllowlist([website.url, website.httpsUrl], [TEST_WEBSITE_CERTIFICATE]) : fixtures.fetchAllowlist([website.url]));
+      await (tls ? fixtures.fetchAllowlist([website.url, website.httpsUrl, ...(ownOnLoopback ? [own] : [])], [TEST_WEBSITE_CERTIFICATE]) : fixtures.fetchAllowlist([website.url]));
       process.env.SITE_MCP_TEST_WEBSITE_URL = website.url;
     } else delete process.env.SITE_MCP_TEST_WEBSITE_URL;
     if (tls) process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL = website.httpsUrl;

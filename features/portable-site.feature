@@ -235,3 +235,7 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     When the kit website stops serving that image
     Then the export of that site by "ws" carries everything the imported snapshot held
     And that export lists the asset "loaf" at an address of the site that serves the image the kit website served
+    # PortableSiteV1 is also what import_site consumes: the export's asset URL is one an import fetches (§2.3).
+    When "ws" imports that export as a new site
+    Then the export of that site by "ws" carries everything the imported snapshot held
+    And that export lists the asset "loaf" at an address of the site that serves the image the kit website served

@@ -5,9 +5,10 @@
 //
 // Compared is what §2.3 names a snapshot to contain, in our snapshot shape (our input schemas are a prerequisite
 // of a run, conformance/README.md): not ids, revisions or the export time, which a new site may renumber, and not
-// the site's identity or theme, which §2.3 does not list. Random snapshots carry no assets: an asset is fetched on
-// import (§4.3) and an export names the site's own copy, so assets are checked by their scenario against the kit's
-// https website (features/portable-site.feature, rule portable-site-assets-carried), not here.
+// the site's identity or theme, which §2.3 does not list. Assets are compared by key and alt (an export names the
+// site's own copy, at an address of its own: rule portable-site-assets-carried): random ones at the kit's https
+// website (an image of their own each) when the target takes its test certificate (fixtures part
+// fetch-allowlist-tls), none otherwise; the second import fetches them from the first site's export.
 //
 // Section content needs section types and text fields, which the source does not name (decision section-types):
 // with a declared vocabulary the sections and blocks are random; without one they are the target's own sections
@@ -33,6 +34,8 @@ const vocabulary = type('hero') && type('text') && field('heading') && field('su
 const text = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .,!?'-]{0,30}$/);
 const key = fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/);
 const keyed = <T>(arb: fc.Arbitrary<T & { key: string }>, max: number) => fc.uniqueArray(arb, { maxLength: max, selector: (x) => x.key });
+/** The kit website's https origin, when the target trusts it (cli.ts). */
+const kitHttps = process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
 
 /** Section content of the declared vocabulary: a hero (heading, maybe a subheading) or a text (body, maybe a heading). */
 function contentArb(v: NonNullable<typeof vocabulary>): fc.Arbitrary<{ type: string; content: Json }> {
@@ -69,6 +72,8 @@ function snapshotArb(templates: Section[]): fc.Arbitrary<Snapshot> {
   const service = fc.record({ key, name: text, description: fc.option(text, { nil: undefined }), price: fc.option(fc.record({ amount: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100), currency: fc.constantFrom('EUR', 'USD', 'GBP') }), { nil: undefined }), durationMinutes: fc.option(fc.integer({ min: 1, max: 600 }), { nil: undefined }) });
   const collection = fc.record({ key, name: text, items: fc.array(fc.record({ name: text }), { maxLength: 3 }) });
   const redirect = fc.record({ key, to: fc.constantFrom('/', '/contact', 'https://example.test/moved'), permanent: fc.boolean() }).map((r) => ({ key: r.key, from: `/old-${r.key}`, to: r.to, permanent: r.permanent }));
+  // An image of its own (test-website.ts /asset/<token>.png), so no two assets are the same bytes.
+  const asset = fc.record({ key, token: fc.stringMatching(/^[a-z0-9]{12}$/), alt: text }).map((a) => ({ key: a.key, url: `${kitHttps}/asset/rt-${a.token}.png`, alt: a.alt, kind: 'image' }));
   return fc
     .record({
       name: text,
@@ -77,6 +82,7 @@ function snapshotArb(templates: Section[]): fc.Arbitrary<Snapshot> {
       services: keyed(service, 3),
       collections: keyed(collection, 2),
       redirects: keyed(redirect, 3),
+      assets: kitHttps ? keyed(asset, 2) : fc.constant([]),
       email: key.map((k) => `${k}@example.test`),
       phone: fc.integer({ min: 1_000_000, max: 9_999_999 }).map((n) => `+49 30 ${n}`),
       analyticsId: fc.stringMatching(/^[A-Z0-9]{6,10}$/),
@@ -89,13 +95,14 @@ function snapshotArb(templates: Section[]): fc.Arbitrary<Snapshot> {
       services: s.services.map((x) => Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined))),
       collections: s.collections,
       redirects: s.redirects.map(({ key: _k, ...r }) => r),
+      ...(s.assets.length ? { assets: s.assets } : {}),
       contact: { businessName: s.name, email: s.email, phone: s.phone },
       analytics: { googleAnalyticsId: `G-${s.analyticsId}`, googleTagManagerId: `GTM-${s.analyticsId}` },
     }));
 }
 
 describe('a site through export and import', () => {
-  it('rule:portable-site-round-trip rule:portable-site-contents rule:portable-site-blocks-carried — an imported snapshot exports what it was given, and exports the same again after another import', async () => {
+  it('rule:portable-site-round-trip rule:portable-site-contents rule:portable-site-blocks-carried rule:portable-site-assets-carried — an imported snapshot exports what it was given, and exports the same again after another import', async () => {
     /** A fresh world (so no run meets the plan's site limit) and a workspace connection that imports and exports. */
     const workspaceConnection = async () => {
       const { fx, site, owner } = await worldWithSite({ plan: 'business' });

@@ -271,7 +271,11 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         (options.pairStartFromFreshAddresses && path === '/v1/cli/pair/start' && req.method === 'POST') || (options.signInFromFreshAddresses && signIn)
           ? await postFromFreshAddress(`${targetUrl}${path}`, headers, body)
           : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
-      let text = rebase(await upstream.text());
+      // A binary body (an imported asset's copy, rule portable-site-assets-carried) passes byte for byte: decoded
+      // as text to rebase it, it would be corrupted.
+      const raw = Buffer.from(await upstream.arrayBuffer());
+      const textual = /json|^text\/|html|xml|javascript|x-www-form-urlencoded/.test(upstream.headers.get('content-type') ?? 'text/');
+      let text = textual ? rebase(raw.toString('utf8')) : '';
       if (swapped) text = text.split(swapped.to).join(swapped.from);
       if (options.answerTakenHostnamesUnprobed && calledTool === 'connect_domain' && !swapped && text.includes('"ok":true')) {
         const hostname = (JSON.parse(body.toString('utf8')) as { params: { arguments?: { hostname?: unknown } } }).params.arguments?.hostname;
@@ -309,7 +313,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(key)) out[key] = rebase(value);
       });
       res.writeHead(upstream.status, out);
-      res.end(text);
+      res.end(textual ? text : raw);
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`variant proxy: ${(error as Error).message}`);
