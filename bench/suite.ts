@@ -3,7 +3,8 @@
 // (`conformance/cli.ts --url … --declaration conformance/declarations/reference.yaml`) as a child process, timed
 // from spawn to exit, once per --parallel value (Cucumber's worker processes; every scenario builds its own world
 // through the fixtures protocol, so they share the server without sharing state). Prints wall time, the server's
-// CPU during the run and the CLI's own pass/fail line, then the fastest figure against the goal.
+// CPU during the run, the kit's (the CLI and its workers) and the load average, and the CLI's own pass/fail line,
+// then the fastest figure against the goal.
 //
 //   npm run bench -- suite [--parallel 1,2,4] [--repeat 1] [--cpu-prof DIR] [-- <features/x.feature ...>]
 //
@@ -11,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -37,12 +38,23 @@ function cpuSeconds(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
+/**
+ * CPU seconds of this process's children that have exited and been waited for (cutime + cstime): across one run,
+ * the kit's (the CLI, its Cucumber workers, their DNS stub and website), not the server's, which is still running.
+ */
+function exitedChildrenCpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
 interface Run {
   parallel: number;
   seconds: number;
   /** The server's CPU seconds during the run, and the kernel's part of them (files, fsync, sockets). */
   serverCpu: number;
   serverSystem: number;
+  /** The kit's CPU seconds during the run (the CLI and its workers): with the server's, what two cores must share. */
+  kitCpu: number;
   exitCode: number | null;
   summary: string;
   /** The report lines of the rules that failed, when the run did not pass. */
@@ -64,6 +76,7 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
   const reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-suite-'));
   const args = ['--import', 'tsx', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', '--parallel', String(parallel), '--report-dir', reportDir, ...positionals];
   const serverCpu0 = cpuSeconds(serverPid);
+  const kitCpu0 = exitedChildrenCpuSeconds();
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
   let out = '';
@@ -74,13 +87,14 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
   const exitCode = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   clearTimeout(killer);
   const seconds = (performance.now() - t0) / 1000;
+  const kitCpu = exitedChildrenCpuSeconds() - kitCpu0;
   const scenarios = scenarioTimes(join(reportDir, 'junit.xml'));
   await rm(reportDir, { recursive: true, force: true });
   const summary = /(\d+ scenarios? passed, \d+ failed[^\n]*)/.exec(out)?.[1] ?? `no summary line; the run's tail:\n${out.slice(-2000)}`;
   const failures = exitCode === 0 ? [] : out.split('\n').filter((line) => /\bfailed\b/.test(line) && !line.includes('scenarios passed')).slice(0, 10);
   const serverCpu1 = cpuSeconds(serverPid);
   const serverSystem = serverCpu1.system - serverCpu0.system;
-  return { parallel, seconds, serverCpu: serverCpu1.user - serverCpu0.user + serverSystem, serverSystem, exitCode, summary, failures, scenarios };
+  return { parallel, seconds, serverCpu: serverCpu1.user - serverCpu0.user + serverSystem, serverSystem, kitCpu, exitCode, summary, failures, scenarios };
 }
 
 const cpuProfDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
@@ -93,7 +107,7 @@ try {
     for (const parallel of workers) {
       const run = await conformanceRun(server.url, server.fixturesSecret, parallel);
       runs.push(run);
-      console.log(`  --parallel ${String(parallel).padEnd(2)} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s (${run.serverSystem.toFixed(1)} s of it system), exit ${run.exitCode}: ${run.summary}`);
+      console.log(`  --parallel ${String(parallel).padEnd(2)} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s (${run.serverSystem.toFixed(1)} s of it system), kit CPU ${run.kitCpu.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}, exit ${run.exitCode}: ${run.summary}`);
       // A failed run is no figure; say what failed so it can be replayed (npm run conformance -- --rules …).
       for (const line of run.failures) console.log(`      ${line}`);
     }

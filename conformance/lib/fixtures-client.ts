@@ -8,6 +8,7 @@ import type {
   ConnectionRequest,
   ConnectionView,
   SiteState,
+  UserPassword,
   WorkspaceSettingsRequest,
   WorldRequest,
   WorldResponse,
@@ -15,9 +16,19 @@ import type {
 import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
 
 export type { ActivityEntry, ActivityList, ConnectionRequest, ConnectionView, SiteState, WorkspaceSettingsRequest, WorldRequest, WorldResponse };
+/** A world answered without passwordsOnDemand: every user has their password. */
+export type WorldWithPasswords = WorldResponse & { users: Record<string, NonNullable<WorldResponse['users'][string]> & { password: string }> };
 /** The connection as created: its view plus the plaintext token, returned this once. */
 export type ConnectionCreated = ConnectionView & { token: string };
 export interface PlanState { planId: string; status: string; kind: string; websiteId: string; expiresAt: string }
+
+/**
+ * Whether the target's fixtures handshake listed an optional part of the protocol (conformance/cli.ts passes the
+ * list to the scenario workers in SITE_MCP_FIXTURES_SUPPORTS).
+ */
+export function fixturesSupport(part: string): boolean {
+  return (process.env.SITE_MCP_FIXTURES_SUPPORTS ?? '').split(',').includes(part);
+}
 
 export class FixturesError extends Error {
   constructor(readonly status: number, readonly body: unknown, message: string) {
@@ -63,8 +74,20 @@ export class FixturesClient {
   handshake() {
     return this.request<{ protocol: string; version: number; supports: string[] }>('GET', '');
   }
-  world(request: WorldRequest) {
-    return this.request<WorldResponse>('POST', '/worlds', request);
+  /** A world; unless the request asked for passwordsOnDemand, every user must come with a password. */
+  world(request: WorldRequest & { passwordsOnDemand?: false }): Promise<WorldWithPasswords>;
+  world(request: WorldRequest): Promise<WorldResponse>;
+  async world(request: WorldRequest): Promise<WorldResponse> {
+    const answer = await this.request<WorldResponse>('POST', '/worlds', request);
+    const without = Object.entries(answer.users ?? {}).filter(([, user]) => typeof user?.password !== 'string').map(([key]) => key);
+    if (!request.passwordsOnDemand && without.length > 0) {
+      throw new FixturesError(200, answer, `fixtures POST /worlds answered no password for ${without.join(', ')}, although the request did not ask for passwordsOnDemand`);
+    }
+    return answer;
+  }
+  /** A new password for the user's app sign-in, answered once (optional part passwords-on-demand). */
+  userPassword(userId: string) {
+    return this.request<UserPassword>('POST', `/users/${encodeURIComponent(userId)}/password`, {});
   }
   connection(request: ConnectionRequest) {
     return this.request<ConnectionCreated>('POST', '/connections', request);

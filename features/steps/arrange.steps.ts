@@ -2,7 +2,7 @@
 // made in the app and decisions made by a signed-in owner. Every fixture call that fails fails the step.
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { FixturesError, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
+import { FixturesError, fixturesSupport, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { adopts, NotDeclared, sectionVocabulary } from '../../conformance/lib/declaration.js';
@@ -15,8 +15,10 @@ Given('the target adopts the decision {string}', function (this: SiteWorld, rule
   if (!adopts(rule)) throw new NotDeclared(`${rule} (adopts)`);
 });
 
+// A target that serves passwords on demand hashes a password only for the users a scenario signs in as
+// (world.signInUser): most world users never sign in, and each password is a deliberately slow hash.
 async function addWorld(world: SiteWorld, request: WorldRequest) {
-  world.worlds.push(await world.fixtures.world(request));
+  world.worlds.push(await world.fixtures.world(fixturesSupport('passwords-on-demand') ? { ...request, passwordsOnDemand: true } : request));
 }
 
 Given('a workspace:', async function (this: SiteWorld, doc: string) {

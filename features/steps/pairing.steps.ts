@@ -124,7 +124,7 @@ When('{string} opens the approval page of the pairing in a browser', async funct
   assert.ok(verificationUri, 'the pairing start answered no verificationUri');
   const browser = new Browser(this.url);
   this.remembered.set('browser', browser);
-  this.remembered.set('approval-page', await browser.openSignedIn(verificationUri, this.user(user)));
+  this.remembered.set('approval-page', await browser.openSignedIn(verificationUri, await this.signInUser(user)));
 });
 
 Then('the approval page lists every requested scope with a ticked checkbox to untick it', function (this: SiteWorld) {

@@ -80,7 +80,7 @@ function assertThrottled(a: Attempt, windowSeconds: number, what: string) {
 // ── session cookie (rule session-cookie-secure-over-https) ─────────────────────────────────────────────────────
 
 When('{string} signs in to the app', async function (this: SiteWorld, user: string) {
-  const { email, password } = this.user(user);
+  const { email, password } = await this.signInUser(user);
   const answer = await attempt(this, freshAddress(this), email, password);
   assert.ok(signedIn(answer), `signing in as ${email} answered HTTP ${answer.status} with no cookie`);
   this.remembered.set('sign-in', answer);
@@ -101,7 +101,7 @@ Then('the session cookie is HttpOnly and SameSite=Strict, and Secure when the ta
 
 When('someone fails to sign in as {string} as often as the account limit allows, each time from another address', async function (this: SiteWorld, user: string) {
   if (!needLoopback(this, 'sign-in per account')) return;
-  const { email } = this.user(user);
+  const { email } = await this.signInUser(user);
   for (let i = 0; i < SIGN_IN.perAccount.limit; i++) {
     const answer = await attempt(this, freshAddress(this), email, `wrong-${i}`);
     assert.ok(answer.status >= 400 && answer.status !== 429 && !signedIn(answer), `failed sign-in ${i + 1} of ${SIGN_IN.perAccount.limit} answered HTTP ${answer.status}`);
@@ -111,7 +111,7 @@ When('someone fails to sign in as {string} as often as the account limit allows,
 
 When('{int} wrong passwords for {string} arrive at once, each from another address', async function (this: SiteWorld, count: number, user: string) {
   if (!needLoopback(this, 'sign-in per account')) return;
-  const { email } = this.user(user);
+  const { email } = await this.signInUser(user);
   const answers = await Promise.all(Array.from({ length: count }, (_, i) => attempt(this, freshAddress(this), email, `wrong-${i}`)));
   // Each attempt the count let through checked a password; past the limit none may have been.
   const checked = answers.filter((a) => a.status !== 429).length;
@@ -122,7 +122,7 @@ When('{int} wrong passwords for {string} arrive at once, each from another addre
 
 Then('signing in as {string} with the right password from another address answers 429 with Retry-After', async function (this: SiteWorld, user: string) {
   if (!this.remembered.has('throttled-account') && !this.remembered.has('throttled-address')) return;
-  const { email, password } = this.user(user);
+  const { email, password } = await this.signInUser(user);
   assertThrottled(await attempt(this, freshAddress(this), email, password), SIGN_IN.perAccount.windowSeconds, `the right password for ${email} past the account limit`);
 });
 
@@ -141,13 +141,13 @@ When('one address fails to sign in as often as the address limit allows, each ti
 Then('signing in as {string} with the right password from that address answers 429 with Retry-After', async function (this: SiteWorld, user: string) {
   const from = this.remembered.get('throttled-address') as string | undefined;
   if (!from) return;
-  const { email, password } = this.user(user);
+  const { email, password } = await this.signInUser(user);
   assertThrottled(await attempt(this, from, email, password), SIGN_IN.perAddress.windowSeconds, `the right password for ${email} from ${from} past the address limit`);
 });
 
 Then('signing in as {string} with the right password from another address succeeds', async function (this: SiteWorld, user: string) {
   if (!this.remembered.has('throttled-address')) return;
-  const { email, password } = this.user(user);
+  const { email, password } = await this.signInUser(user);
   const answer = await attempt(this, freshAddress(this), email, password);
   assert.ok(signedIn(answer), `signing in as ${email} from another address answered HTTP ${answer.status}`);
 });
@@ -160,7 +160,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // generous (a server that skips the password hash for an unknown email answers it many times faster).
 Then('wrong passwords for {string} and for unknown emails take about the same time', async function (this: SiteWorld, user: string) {
   if (!needLoopback(this, 'sign-in timing')) return;
-  const { email } = this.user(user);
+  const { email } = await this.signInUser(user);
   const known: number[] = [];
   const unknown: number[] = [];
   const samples = Math.min(4, SIGN_IN.perAccount.limit - 1);

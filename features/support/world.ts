@@ -69,6 +69,20 @@ export class SiteWorld extends World {
     throw new Error(`no user "${key}" in this scenario`);
   }
 
+  /**
+   * A world user with their password for the app sign-in page, for the steps that sign in as them (right or wrong
+   * password: an account that has a password is what a sign-in check is about). A world built with passwords on
+   * demand (optional part passwords-on-demand) answered none, so the first such step asks the target for one
+   * (POST /users/{userId}/password) and the scenario keeps it.
+   */
+  async signInUser(key: string) {
+    const found = this.user(key);
+    if (found.password !== undefined) return { ...found, password: found.password };
+    const { password } = await this.fixtures.userPassword(found.userId);
+    for (const w of this.worlds) if (w.users[key]) w.users[key]!.password = password;
+    return { ...found, password };
+  }
+
   site(key: string) {
     for (const w of this.worlds) if (w.sites[key]) return { ...w.sites[key]!, workspaceId: w.workspaceId };
     throw new Error(`no site "${key}" in this scenario`);

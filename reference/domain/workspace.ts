@@ -28,9 +28,12 @@ export function newWorkspaceDoc(fields: Pick<WorkspaceDoc, Required> & Partial<O
 }
 
 /** A user with a new id, an address made from that id, and the scrypt hash of `password` (never stored in clear). */
-export async function newUser(name: string, emailOf: (userId: string) => string, password: string): Promise<UserRecord> {
+/** A new user; without a password (test worlds built with passwords on demand) they cannot sign in until given one. */
+export async function newUser(name: string, emailOf: (userId: string) => string, password: string | undefined): Promise<UserRecord> {
   const userId = newId('user');
-  return { userId, name, email: emailOf(userId), passwordHash: await hashPassword(password) };
+  const user: UserRecord = { userId, name, email: emailOf(userId) };
+  if (password !== undefined) user.passwordHash = await hashPassword(password);
+  return user;
 }
 
 /** The lookup entries a new workspace document is created with: its sites, its users and their addresses. */

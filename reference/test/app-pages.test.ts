@@ -4,12 +4,12 @@
 // activity-shown-in-developers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
 let target: Target;
 let fx: FixturesClient;
-let world: WorldResponse;
+let world: WorldWithPasswords;
 
 beforeAll(async () => {
   target = await startReferenceServer();

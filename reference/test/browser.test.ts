@@ -8,12 +8,12 @@ import { type Browser, type Page } from 'playwright-core';
 import { launchChromium, REPORTS } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
 let target: Target;
 let browser: Browser;
-let world: WorldResponse;
+let world: WorldWithPasswords;
 let mcp: McpConnection;
 
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import { launchChromium, REPORTS } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../app.js';
 import { testMode } from '../testing/index.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { FIXTURES_SECRET } from './harness.js';
 
 const run = promisify(execFile);
@@ -25,7 +25,7 @@ let home: string;
 let dataDir: string;
 let server: RunningServer;
 let port = 0;
-let world: WorldResponse;
+let world: WorldWithPasswords;
 let browser: Browser;
 let env: NodeJS.ProcessEnv;
 

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, REPORTS } from './chromium.js';
 import { startServer, type RunningServer } from '../app.js';
 import { testMode } from '../testing/index.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { loadTools } from '../../spec/index.js';
 import { FIXTURES_SECRET } from './harness.js';
 
@@ -34,7 +34,7 @@ let home: string;
 let dataDir: string;
 let server: RunningServer;
 let port = 0;
-let world: WorldResponse;
+let world: WorldWithPasswords;
 let browser: Browser;
 let page: Page;
 let inspector: { child: ChildProcess; url: string; output: string[] } | undefined;

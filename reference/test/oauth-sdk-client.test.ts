@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startServer, type RunningServer } from '../app.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { InMemoryOAuthClient } from '../../conformance/lib/oauth-client.js';
 import { testMode } from '../testing/index.js';
 import { FIXTURES_SECRET } from './harness.js';
@@ -25,7 +25,7 @@ let dataDir: string;
 let server: RunningServer;
 let port: number;
 let browser: Browser;
-let world: WorldResponse;
+let world: WorldWithPasswords;
 let callback: CallbackServer;
 
 const start = async () => {

@@ -5,11 +5,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection, rawMcpPost } from '../../conformance/lib/mcp-client.js';
 
 let target: Target;
-let world: WorldResponse;
+let world: WorldWithPasswords;
 const jar = new Map<string, string>();
 const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 

@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../runtime.js';
 import { normalizeAddress } from '../http/app/client-address.js';
-import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import type { WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { postFrom, startTestServer, type PostAnswer, type TestServer } from './harness.js';
 
 let test: TestServer;
-let world: WorldResponse;
+let world: WorldWithPasswords;
 const { perAccount, perAddress } = limits.signIn;
 
 beforeAll(async () => {

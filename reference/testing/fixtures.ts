@@ -4,7 +4,7 @@
 // code the app itself uses.
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { timingSafeEqual, createHash, randomBytes } from 'node:crypto';
 import { sharedAjv } from '../../spec/index.js';
 import type * as F from '../../generated/schemas/fixtures/fixtures.js';
 import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
@@ -24,6 +24,7 @@ import { readJsonBody } from '../http/body.js';
 import { answerError } from '../http/errors.js';
 import { entryOf } from '../domain/model.js';
 import { consentAsOwner } from './oauth-consent.js';
+import { hashPassword } from '../domain/passwords.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json';
 
@@ -102,13 +103,30 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand'],
     };
   });
 
   router.post('/worlds', async (ctx) => {
     const request = await body(ctx, 'WorldRequest');
     ctx.body = await buildWorld(rt.store, request, new Date());
+  });
+
+  // Optional part passwords-on-demand: a world built with passwordsOnDemand has users without a password, and
+  // the kit gives one to a user only when a scenario signs in as them. Hashed before the transaction, so the
+  // workspace is not held for the scrypt.
+  router.post('/users/:userId/password', async (ctx) => {
+    const userId = ctx.params.userId!;
+    const wsId = await workspaceOf('user', userId);
+    const password = randomBytes(12).toString('base64url');
+    const passwordHash = await hashPassword(password);
+    await rt.store.transact(wsId, (ws) => {
+      const user = entryOf(ws.users, userId);
+      if (!user) throw new DomainError('not_found', `No user "${userId}".`);
+      user.passwordHash = passwordHash;
+    });
+    const answer: F.UserPassword = { password };
+    ctx.body = answer;
   });
 
   router.post('/connections', async (ctx) => {
