@@ -239,3 +239,26 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     When "ws" imports that export as a new site
     Then the export of that site by "ws" carries everything the imported snapshot held
     And that export lists the asset "loaf" at an address of the site that serves the image the kit website served
+
+  # The same for an image named inside section content: fetched and kept like a listed asset, never hotlinked. How
+  # content names an image (the type "image" and its field imageUrl) is our decision (section-types).
+  @rule:import-site-assets-revalidated
+  Scenario: An image named inside imported section content is fetched and kept by the site, never hotlinked
+    Given the kit website serves an image of this scenario over https
+    When "ws" calls "import_site" with:
+      """
+      { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Photo {{random:site}}" },
+          "pages": [{ "key": "home", "title": "Home", "sections": [
+            { "externalKey": "home/photo", "type": "{{decision:section-types:image}}", "content": { "imageUrl": "{{remembered:kit-image-url}}", "alt": "Our shop {{random:alt}}" } }] }] } }
+      """
+    Then the call succeeds
+    And the kit website was asked for that image
+    When the kit website stops serving that image
+    And the data at "/websiteId" is remembered as "photo"
+    And "ws" calls "export_site" with:
+      """
+      { "websiteId": "{{remembered:photo}}" }
+      """
+    Then the call succeeds
+    And the data contains "Our shop {{random:alt}}"
+    And the export in the data keeps the image the kit website served, at an address of the site

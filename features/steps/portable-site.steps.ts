@@ -133,10 +133,35 @@ Then('that export lists the asset {string} at an address of the site that serves
   } catch {
     assert.fail(`the exported asset "${key}" has no valid URL: ${JSON.stringify(asset.url)}`);
   }
-  const kitOrigins = [kitWebsite(), kitImage(this).url].map((u) => new URL(u).origin);
-  assert.ok(!kitOrigins.includes(url.origin), `the exported asset "${key}" is the kit website's own URL ${url.href}: hotlinked, not fetched and kept (rule import-site-assets-revalidated)`);
-  const served = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  const problem = await servesKitImage(this, url);
+  assert.ok(!problem, `the exported asset "${key}": ${problem}`);
+});
+
+/** Why `url` is not the site's own copy of the kit's image (undefined when it is): the kit's URL, or other bytes. */
+async function servesKitImage(world: SiteWorld, url: URL): Promise<string | undefined> {
+  const kitOrigins = [kitWebsite(), kitImage(world).url].map((u) => new URL(u).origin);
+  if (kitOrigins.includes(url.origin)) return `${url.href} is the kit website's own URL: hotlinked, not fetched and kept (rule import-site-assets-revalidated)`;
+  const served = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch((error: Error) => error);
+  if (served instanceof Error) return `${url.href} cannot be fetched (${served.message})`;
   const bytes = Buffer.from(await served.arrayBuffer());
-  assert.equal(served.status, 200, `the exported asset URL ${url.href} answered ${served.status}`);
-  assert.ok(bytes.equals(kitAsset(kitImage(this).token)), `${url.href} does not serve the image the kit website served (${bytes.length} bytes), now that the kit website no longer serves it`);
+  if (served.status !== 200) return `${url.href} answered ${served.status}`;
+  if (!bytes.equals(kitAsset(kitImage(world).token))) return `${url.href} does not serve the image the kit website served (${bytes.length} bytes), now that the kit website no longer serves it`;
+  return undefined;
+}
+
+// An image named inside section content (§4.3 "asset URLs are fetched"): whatever the export calls it, one of the
+// assets it lists is the site's copy of it, and the kit's URL appears nowhere in it.
+Then('the export in the data keeps the image the kit website served, at an address of the site', async function (this: SiteWorld) {
+  const exported = exportedSnapshot(this.last.envelope?.data);
+  assert.ok(exported, `the answer holds no PortableSiteV1 snapshot: ${JSON.stringify(this.last.envelope?.data).slice(0, 300)}`);
+  assert.ok(!JSON.stringify(exported).includes(kitImage(this).url), 'the export still names the kit website\'s image URL: hotlinked, not fetched and kept (rule import-site-assets-revalidated)');
+  const assets = Array.isArray(exported.assets) ? (exported.assets as Record<string, unknown>[]) : [];
+  const problems: string[] = [];
+  for (const asset of assets.slice(0, 20)) {
+    if (typeof asset.url !== 'string' || !URL.canParse(asset.url)) continue;
+    const problem = await servesKitImage(this, new URL(asset.url));
+    if (!problem) return;
+    problems.push(problem);
+  }
+  assert.fail(`no asset of the export serves the image the kit website served: ${problems.join('; ') || 'it lists none'}`);
 });

@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import { CaptureUnavailableError, type CaptureEngine } from './capture.js';
 import { CapturedAssets, capturedSections, slugOfPath } from './captured-page.js';
 import { fetchAssets } from './import-merge.js';
+import type { AssetFiles } from '../store/asset-files.js';
 import { toSection } from './portable-site.js';
 import { recordChange } from './site.js';
 import type { Network } from '../services.js';
@@ -20,13 +21,13 @@ const PAGES_PER_RUN = 25;
 const UNAVAILABLE_RETRY_MS = 60_000;
 
 export class CaptureQueue {
-  readonly #deps: { store: Store; engine: CaptureEngine | null; net: Network; clock: Clock; delayMs: number };
+  readonly #deps: { store: Store; engine: CaptureEngine | null; net: Network; files: AssetFiles; clock: Clock; delayMs: number };
   readonly #pending = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
 
-  constructor(deps: { store: Store; engine: CaptureEngine | null; net: Network; clock: Clock; delayMs: number }) {
+  constructor(deps: { store: Store; engine: CaptureEngine | null; net: Network; files: AssetFiles; clock: Clock; delayMs: number }) {
     this.#deps = deps;
   }
 
@@ -97,7 +98,7 @@ export class CaptureQueue {
 
   /** Captures the first queued page of the first site of `workspaceId` that has one. */
   async #captureNext(workspaceId: string): Promise<'empty' | 'done' | 'retry-later'> {
-    const { store, engine, net, clock } = this.#deps;
+    const { store, engine, net, files, clock } = this.#deps;
     const doc = await store.read(workspaceId);
     const site = doc && Object.values(doc.sites).find((s) => (s.captureQueue?.length ?? 0) > 0);
     const item = site?.captureQueue?.[0];
@@ -111,7 +112,8 @@ export class CaptureQueue {
         const capture = await engine.capture(item.url, net);
         const assets = new CapturedAssets();
         sections = capturedSections(page.key, capture, item.siteOrigin, slugOfPath, assets);
-        ({ kept } = await fetchAssets(assets.assets, net));
+        // Kept as copies, as an import keeps them (rule import-site-assets-revalidated: never hotlinked).
+        ({ kept } = await fetchAssets(assets.assets, net, files));
         // The site's assets are keyed by id: a captured image names the asset it was kept as (images whose
         // fetch was refused are left out, as the import leaves them out).
         const idOf = new Map(kept.map((a) => [a.key, a.assetId]));

@@ -2,6 +2,7 @@
 // unpublished draft website, or is merged into an existing site by externalKey under the merge rules. Assets are
 // fetched through the SSRF-hardened pipeline and skipped with a reason when unsafe or unfetchable; everything
 // lands in one transaction or not at all. Who may merge or create is decided by authorize.ts.
+import { createHash } from 'node:crypto';
 import { newId } from './ids.js';
 import type { Connection, Site, WorkspaceDoc } from './model.js';
 import { newSite, recordChange } from './site.js';
@@ -64,24 +65,32 @@ function contentImages(pages: PortablePage[]): ImageHolder[] {
 
 /**
  * Sends every image URL inside section content through the same capped, re-validated pipeline as the listed
- * assets (rule import-site-assets-revalidated): a kept image points at the fetched address and joins the site's
- * assets; a skipped one leaves the content, with its gallery item, or with its whole image section when nothing
- * else names the image, and is reported in assetsSkipped. Returns the pages to import.
+ * assets (rule import-site-assets-revalidated): a kept image joins the site's assets and the content names it by
+ * that asset instead of its URL, so the site shows its own copy, never the source; a skipped one leaves the
+ * content, with its gallery item, or with its whole image section when nothing else names the image, and is
+ * reported in assetsSkipped. A kept image's asset id and key derive from where its copy is kept (the same image is
+ * one asset, and pushing the same snapshot again changes nothing: rule import-merge-three-way). Returns the pages
+ * to import and the kept images, once each.
  */
-async function revalidateContentImages(pages: PortablePage[], net: Network) {
+async function revalidateContentImages(pages: PortablePage[], net: Network, files: AssetFiles) {
   const copy = structuredClone(pages);
   const holders = contentImages(copy);
-  const { kept, skipped } = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), net);
-  const keptByKey = new Map(kept.map((a) => [a.key, a]));
+  const fetched = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), net, files);
+  const keptByKey = new Map(fetched.kept.map((a) => [a.key, { ...a, assetId: `image-${createHash('sha256').update(a.url).digest('hex').slice(0, 24)}` }]));
+  const kept = new Map<string, Site['draft']['assets'][number]>();
   const dropped = new Set<unknown>();
   holders.forEach((holder, i) => {
     const asset = keptByKey.get(`content-image-${i}`);
-    if (asset) holder.imageUrl = asset.url;
-    else if (holder.imageAssetId === undefined) dropped.add(holder);
+    if (asset) {
+      if (!kept.has(asset.assetId)) kept.set(asset.assetId, { ...asset, key: asset.assetId });
+      holder.imageAssetId = asset.assetId;
+      delete (holder as Record<string, unknown>).imageUrl;
+    } else if (holder.imageAssetId === undefined) dropped.add(holder);
     else delete (holder as Record<string, unknown>).imageUrl;
   });
-  // Nothing dropped: the content was validated on the way in and only image addresses changed.
-  if (dropped.size === 0) return { pages: copy, kept, skipped };
+  const skipped = fetched.skipped;
+  // Nothing dropped: the content was validated on the way in and only how images are named changed.
+  if (dropped.size === 0) return { pages: copy, kept: [...kept.values()], skipped };
   const prune = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.filter((v) => !dropped.has(v)).map(prune);
     if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = prune(v);
@@ -102,7 +111,7 @@ async function revalidateContentImages(pages: PortablePage[], net: Network) {
   for (const page of copy) {
     page.sections = keptParts(page.sections).map((s) => (s.blocks ? { ...s, blocks: keptParts(s.blocks) } : s));
   }
-  return { pages: copy, kept, skipped };
+  return { pages: copy, kept: [...kept.values()], skipped };
 }
 
 interface MergeReport { inserted: string[]; updated: string[]; keptFields: { key: string; field: string; appValue: unknown; pushedValue: unknown }[] }
@@ -255,7 +264,7 @@ export async function importSnapshot(
   now: Date,
 ): Promise<ImportOutcome> {
   const listed = await fetchAssets(snapshot.assets ?? [], services.net, services.assetFiles);
-  const inContent = await revalidateContentImages(snapshot.pages, services.net);
+  const inContent = await revalidateContentImages(snapshot.pages, services.net, services.assetFiles);
   snapshot = { ...snapshot, pages: inContent.pages };
   const kept = [...listed.kept, ...inContent.kept];
   const assetsSkipped = [...listed.skipped, ...inContent.skipped];
@@ -268,6 +277,8 @@ export async function importSnapshot(
       site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
       if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
       const report = mergeDraft(site, snapshot.pages, options.forceKeys ?? []);
+      // The images the merged content names by asset (revalidateContentImages), each once.
+      for (const asset of inContent.kept) if (!site.draft.assets.some((a) => a.key === asset.key)) site.draft.assets.push(asset);
       // Site identity, theme and fonts are never merged (rule import-merge-never-touches-config).
       recordChange(site, now, 'import-merge', `Import merged: ${report.updated.length} sections updated, ${report.inserted.length} inserted`);
       return { websiteId: site.websiteId, restorePointId, ...report };

@@ -7,6 +7,7 @@
 //
 // Most tests inject a fake `net` (AGENTS.md "Seams for tests"). The first block runs the real path: the real
 // resolver and the pinned HTTP transport against a loopback server, reached through the test-only allowOrigins.
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,8 @@ function fakeNet(answers: Record<string, Answer> = {}) {
 }
 
 const img = (name: string) => `https://cdn.example/${name}`;
+/** The asset id of the n-th copy the services below keep: derived from where the copy is kept. */
+const copyId = (n: number) => `image-${createHash('sha256').update(`https://files.test/${n}`).digest('hex').slice(0, 24)}`;
 
 describe('fetchAssets rule:import-site-assets-revalidated', () => {
   it('fetches with the asset caps (5 MiB, 5 s) and keeps key, fetched URL, alt and kind; alt defaults to empty, kind to image', async () => {
@@ -254,7 +257,7 @@ describe('importSnapshot: images inside section content rule:import-site-assets-
     ],
   }];
 
-  it('re-points a kept image at its fetched address and adds it to the assets; leaves out a skipped image section, gallery item or block, keeps a skipped image that has an asset id', async () => {
+  it('names a kept image by the asset of its copy and adds it to the assets; leaves out a skipped image section, gallery item or block, keeps a skipped image that has an asset id', async () => {
     const fresh = workspace();
     const { net } = fakeNet({ [img('moved.png')]: { status: 302, location: img('final.png') }, [img('final.png')]: {}, [img('ok.png')]: {}, [img('ok2.png')]: {}, [img('logo.png')]: {} });
     const { svc } = services(fresh, net);
@@ -265,33 +268,52 @@ describe('importSnapshot: images inside section content rule:import-site-assets-
     const site = fresh.sites[outcome.websiteId]!;
     const sections = site.draft.pages[0]!.sections;
     expect(sections.map((s) => s.key)).toEqual(['hero', 'photo', 'asset-photo', 'gallery']);
+    // Never the source URL (rule import-site-assets-revalidated): the content names the asset of the kept copy.
     expect(sections.map((s) => s.content)).toEqual([
       { heading: 'Kept' },
-      { imageUrl: img('final.png'), alt: 'Shop' },
+      { imageAssetId: copyId(2), alt: 'Shop' },
       { imageAssetId: 'asset_own', alt: 'Own' },
-      { heading: 'G', images: [{ imageUrl: img('ok.png'), alt: 'Ok' }] },
+      { heading: 'G', images: [{ imageAssetId: copyId(3), alt: 'Ok' }] },
     ]);
-    expect(sections[3]!.blocks).toEqual([{ key: 'b2', type: 'gallery', content: { images: [{ imageUrl: img('ok2.png'), alt: 'Block ok' }] } }]);
-    // Content images join the site's assets after the listed ones, by position, with their alt.
-    expect(site.draft.assets.map(({ key, url, alt }) => ({ key, url, alt }))).toEqual([
-      { key: 'logo', url: 'https://files.test/1', alt: '' },
-      { key: 'content-image-0', url: img('final.png'), alt: 'Shop' },
-      { key: 'content-image-4', url: img('ok.png'), alt: 'Ok' },
-      { key: 'content-image-6', url: img('ok2.png'), alt: 'Block ok' },
+    expect(sections[3]!.blocks).toEqual([{ key: 'b2', type: 'gallery', content: { images: [{ imageAssetId: copyId(4), alt: 'Block ok' }] } }]);
+    // Content images join the site's assets after the listed ones, in order, keyed by their id, with their alt.
+    expect(site.draft.assets.map(({ assetId, key, url, alt }) => ({ assetId, key, url, alt }))).toEqual([
+      { assetId: expect.stringMatching(/^asset_/), key: 'logo', url: 'https://files.test/1', alt: '' },
+      { assetId: copyId(2), key: copyId(2), url: 'https://files.test/2', alt: 'Shop' },
+      { assetId: copyId(3), key: copyId(3), url: 'https://files.test/3', alt: 'Ok' },
+      { assetId: copyId(4), key: copyId(4), url: 'https://files.test/4', alt: 'Block ok' },
     ]);
     // The snapshot the caller passed is not changed.
     expect(input).toEqual(pages());
   });
 
-  it('with every image kept, only the addresses change', async () => {
+  it('with every image kept, only how images are named changes', async () => {
     const fresh = workspace();
     const { net } = fakeNet({ [img('a.png')]: { status: 301, location: img('a2.png') }, [img('a2.png')]: {} });
     const { svc } = services(fresh, net);
     const content = { heading: 'G', images: [{ imageUrl: img('a.png'), alt: 'A' }] };
     const outcome = await importSnapshot(svc, fresh, connection(), snapshotOf({ pages: [{ key: 'home', title: 'Home', sections: [{ externalKey: 'home/g', type: 'gallery', content }] }] } as Partial<PortableSite>), {}, NOW);
     expect(outcome.assetsSkipped).toEqual([]);
-    expect(fresh.sites[outcome.websiteId]!.draft.pages[0]!.sections[0]!.content).toEqual({ heading: 'G', images: [{ imageUrl: img('a2.png'), alt: 'A' }] });
+    expect(fresh.sites[outcome.websiteId]!.draft.pages[0]!.sections[0]!.content).toEqual({ heading: 'G', images: [{ imageAssetId: copyId(1), alt: 'A' }] });
     expect(content.images[0]!.imageUrl).toBe(img('a.png'));
+  });
+
+  it('keeps one asset for an image named twice, and a merge adds it to the site once however often it is pushed', async () => {
+    const site = newSite({ name: 'Rosa', businessName: 'Rosa', members: { [OWNER]: 'owner' }, now: NOW });
+    const fresh = workspace([site]);
+    const { net } = fakeNet({ [img('same.png')]: {} });
+    // A content-addressed store, as the server's is: the same bytes are one copy.
+    const svc: ImportServices = { ...services(fresh, net).svc, assetFiles: { keep: async () => 'https://files.test/same' } };
+    const twice = [{ key: 'home', title: 'Home', sections: [
+      { externalKey: 'home/one', type: 'image', content: { imageUrl: img('same.png'), alt: 'One' } },
+      { externalKey: 'home/two', type: 'image', content: { imageUrl: img('same.png'), alt: 'Two' } },
+    ] }];
+    const created = await importSnapshot(svc, fresh, connection(), snapshotOf({ pages: twice } as Partial<PortableSite>), {}, NOW);
+    const copy = fresh.sites[created.websiteId]!;
+    expect(copy.draft.assets.map((a) => a.key)).toEqual(['image-' + createHash('sha256').update('https://files.test/same').digest('hex').slice(0, 24)]);
+    expect(copy.draft.pages[0]!.sections.map((s) => s.content.imageAssetId)).toEqual([copy.draft.assets[0]!.key, copy.draft.assets[0]!.key]);
+    for (let i = 0; i < 2; i++) await importSnapshot(svc, fresh, connection(), snapshotOf({ pages: twice } as Partial<PortableSite>), { mergeIntoWebsiteId: site.websiteId }, NOW);
+    expect(site.draft.assets.map((a) => a.key)).toEqual(copy.draft.assets.map((a) => a.key));
   });
 });
 
