@@ -10,7 +10,7 @@
 //
 // --cpu-prof DIR writes a V8 CPU profile of the reference over all the runs (npx tsx bench/cpu-profile-summary.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,6 +39,33 @@ function cpuSeconds(pid: number): { user: number; system: number } {
 }
 
 /**
+ * CPU seconds (user + system) of every process below `pid` (the reference's Chromium for visual capture), living
+ * ones from /proc and exited ones as their parents' cutime and cstime: what the server's own figure leaves out.
+ */
+function descendantsCpuSeconds(pid: number): number {
+  const stats = new Map<number, { ppid: number; cpu: number; children: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100, children: (Number(fields[13]) + Number(fields[14])) / 100 });
+    } catch {
+      // the process ended while listed
+    }
+  }
+  let total = stats.get(pid)?.children ?? 0;
+  const below = [pid];
+  for (let i = 0; i < below.length; i++) {
+    for (const [child, stat] of stats) {
+      if (stat.ppid !== below[i]) continue;
+      below.push(child);
+      total += stat.cpu + stat.children;
+    }
+  }
+  return total;
+}
+
+/**
  * CPU seconds of this process's children that have exited and been waited for (cutime + cstime): across one run,
  * the kit's (the CLI, its Cucumber workers, their DNS stub and website), not the server's, which is still running.
  */
@@ -53,6 +80,8 @@ interface Run {
   /** The server's CPU seconds during the run, and the kernel's part of them (files, fsync, sockets). */
   serverCpu: number;
   serverSystem: number;
+  /** CPU seconds of the server's child processes during the run (Chromium, when a scenario captures pages). */
+  browserCpu: number;
   /** The kit's CPU seconds during the run (the CLI and its workers): with the server's, what two cores must share. */
   kitCpu: number;
   exitCode: number | null;
@@ -76,6 +105,7 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
   const reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-suite-'));
   const args = ['--import', 'tsx', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', '--parallel', String(parallel), '--report-dir', reportDir, ...positionals];
   const serverCpu0 = cpuSeconds(serverPid);
+  const browserCpu0 = descendantsCpuSeconds(serverPid);
   const kitCpu0 = exitedChildrenCpuSeconds();
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
@@ -93,8 +123,9 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
   const summary = /(\d+ scenarios? passed, \d+ failed[^\n]*)/.exec(out)?.[1] ?? `no summary line; the run's tail:\n${out.slice(-2000)}`;
   const failures = exitCode === 0 ? [] : out.split('\n').filter((line) => /\bfailed\b/.test(line) && !line.includes('scenarios passed')).slice(0, 10);
   const serverCpu1 = cpuSeconds(serverPid);
+  const browserCpu = descendantsCpuSeconds(serverPid) - browserCpu0;
   const serverSystem = serverCpu1.system - serverCpu0.system;
-  return { parallel, seconds, serverCpu: serverCpu1.user - serverCpu0.user + serverSystem, serverSystem, kitCpu, exitCode, summary, failures, scenarios };
+  return { parallel, seconds, serverCpu: serverCpu1.user - serverCpu0.user + serverSystem, serverSystem, browserCpu, kitCpu, exitCode, summary, failures, scenarios };
 }
 
 const cpuProfDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
@@ -107,7 +138,7 @@ try {
     for (const parallel of workers) {
       const run = await conformanceRun(server.url, server.fixturesSecret, parallel);
       runs.push(run);
-      console.log(`  --parallel ${String(parallel).padEnd(2)} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s (${run.serverSystem.toFixed(1)} s of it system), kit CPU ${run.kitCpu.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}, exit ${run.exitCode}: ${run.summary}`);
+      console.log(`  --parallel ${String(parallel).padEnd(2)} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s (${run.serverSystem.toFixed(1)} s of it system), its browser's ${run.browserCpu.toFixed(1)} s, kit CPU ${run.kitCpu.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}, exit ${run.exitCode}: ${run.summary}`);
       // A failed run is no figure; say what failed so it can be replayed (npm run conformance -- --rules …).
       for (const line of run.failures) console.log(`      ${line}`);
     }
