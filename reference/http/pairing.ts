@@ -37,8 +37,8 @@ export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: 
   } catch (error) {
     // approvePairing marks the pairing approved as it decides, which keeps a second approval out; when the write
     // then fails, nothing was stored (§7.3), so the pairing is pending again and no poll hands out a token that
-    // names a connection or delivery token that does not exist.
-    if (granted && pairing.grant === granted) {
+    // names a connection or delivery token that does not exist. A refusal (nothing granted) leaves it as it was.
+    if (granted) {
       pairing.status = 'pending';
       pairing.grant = undefined;
     }

@@ -229,4 +229,18 @@ describe('approveAs', () => {
     await expect(approveAs(test.server.rt, pairing, { userId: 'usr_nobody', websiteId: null, scopes: [] })).rejects.toMatchObject({ code: 'not_found', message: 'No such user.' });
     expect(pairing.status).toBe('pending');
   });
+
+  it('a refused approval of a decided pairing leaves it as it was: denied stays denied, approved keeps its token for the poll', async () => {
+    const rt = test.server.rt;
+    const olive = { userId: world.users.olive!.userId, websiteId: world.sites.main!.websiteId, scopes: ['site:read'] };
+    const denied = await start();
+    rt.pairings.deny(rt.pairings.find(denied.userCode)!);
+    await expect(approveAs(rt, rt.pairings.find(denied.userCode)!, olive)).rejects.toMatchObject({ code: 'conflict', message: 'This pairing is denied.' });
+    expect(await poll(denied.deviceCode)).toEqual({ status: 'denied' });
+
+    const approved = await start();
+    await approveAs(rt, rt.pairings.find(approved.userCode)!, olive);
+    await expect(approveAs(rt, rt.pairings.find(approved.userCode)!, olive)).rejects.toMatchObject({ code: 'conflict', message: 'This pairing is approved.' });
+    expect(await poll(approved.deviceCode)).toMatchObject({ status: 'approved', kind: 'connection', scopes: ['site:read'] });
+  });
 });
