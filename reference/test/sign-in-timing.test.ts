@@ -68,4 +68,15 @@ describe('sign-in timing', () => {
     expect(median(unknown)).toBeGreaterThanOrEqual(0.25 * median(known));
     expect(median(known)).toBeGreaterThanOrEqual(0.25 * median(unknown));
   }, 60_000);
+
+  it('rule:sign-in-unknown-email-same-cost — a user who has no password yet (a world built with passwords on demand) costs the same one scrypt', async () => {
+    const onDemand = await test.fx.world({ passwordsOnDemand: true, users: [{ key: 'd' }] });
+    const d = onDemand.users.d!;
+    expect(d.password).toBeUndefined();
+    const reference = await timedSignIn(world.users.a!.email, 'wrong');
+    const passwordless = await timedSignIn(d.email, 'wrong');
+    expect(passwordless.status).toBe(401);
+    expect(reference.scrypts).toHaveLength(1);
+    expect(passwordless.scrypts, 'a known email without a password runs the same one scrypt').toEqual(reference.scrypts);
+  }, 60_000);
 });
