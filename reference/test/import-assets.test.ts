@@ -300,6 +300,8 @@ describe('importSnapshot: images inside section content rule:import-site-assets-
 
   it('keeps one asset for an image named twice, and a merge adds it to the site once however often it is pushed', async () => {
     const site = newSite({ name: 'Rosa', businessName: 'Rosa', members: { [OWNER]: 'owner' }, now: NOW });
+    // An asset of its own, so the merge has to tell the images it adds from the ones the site has.
+    site.draft.assets = [{ assetId: 'asset_logo', key: 'logo', url: '/assets/logo.png', alt: 'Logo', kind: 'image' }];
     const fresh = workspace([site]);
     const { net } = fakeNet({ [img('same.png')]: {} });
     // A content-addressed store, as the server's is: the same bytes are one copy.
@@ -311,9 +313,11 @@ describe('importSnapshot: images inside section content rule:import-site-assets-
     const created = await importSnapshot(svc, fresh, connection(), snapshotOf({ pages: twice } as Partial<PortableSite>), {}, NOW);
     const copy = fresh.sites[created.websiteId]!;
     expect(copy.draft.assets.map((a) => a.key)).toEqual(['image-' + createHash('sha256').update('https://files.test/same').digest('hex').slice(0, 24)]);
+    // The first holder's alt: a later one naming the same image does not replace the asset.
+    expect(copy.draft.assets[0]!.alt).toBe('One');
     expect(copy.draft.pages[0]!.sections.map((s) => s.content.imageAssetId)).toEqual([copy.draft.assets[0]!.key, copy.draft.assets[0]!.key]);
     for (let i = 0; i < 2; i++) await importSnapshot(svc, fresh, connection(), snapshotOf({ pages: twice } as Partial<PortableSite>), { mergeIntoWebsiteId: site.websiteId }, NOW);
-    expect(site.draft.assets.map((a) => a.key)).toEqual(copy.draft.assets.map((a) => a.key));
+    expect(site.draft.assets.map((a) => a.key)).toEqual(['logo', copy.draft.assets[0]!.key]);
   });
 });
 
