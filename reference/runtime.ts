@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { compileToolValidators, loadLimits, loadTools, targetsSite, type Limits, type ToolDefinition } from '../spec/index.js';
 import { ActivityLog } from './store/activity.js';
-import { DiskAssetFiles } from './store/asset-files.js';
+import { DiskAssetFiles, sweepAssetFiles } from './store/asset-files.js';
 import { Store, type StoreHooks } from './store/store.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
 import type { Clock } from './domain/clock.js';
@@ -132,6 +132,14 @@ export class Runtime {
     composed: { services: Services; handlers: HandlerTable; callSteps: readonly CallStep[]; storeHooks: StoreHooks; store?: (store: Store) => Store },
   ): Promise<Runtime> {
     const store = await Store.open(config.dataDir, composed.storeHooks);
+    // Copies of imported assets that no committed site names (an import that failed after its fetches): removed
+    // now, while nothing can be between its fetches and its commit (store/asset-files.ts; reference/store/README.md).
+    // A sweep that fails leaves the files for the next start; it never stops the server.
+    const swept = await sweepAssetFiles(config.dataDir).catch((error: unknown) => {
+      console.error(`[site-mcp] asset files not swept: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    });
+    if (swept.length > 0) console.log(`[site-mcp] ${swept.length} asset files no site names removed (data/assets)`);
     return new Runtime(composed.store ? composed.store(store) : store, config, composed.services, composed.handlers, composed.callSteps);
   }
 }

@@ -4,9 +4,9 @@
 // stays when the source changes or goes away, and a visitor's browser never calls the source. Files are named by
 // their content (SHA-256), so the same bytes imported twice are one file and a file never changes once written;
 // an import that fails after its fetches leaves at most files no site names, which GET serves only to someone
-// who already has their bytes.
+// who already has their bytes, and which the sweep at the next start removes (sweepAssetFiles below).
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurably } from './durable-file.js';
 
@@ -55,4 +55,52 @@ export class DiskAssetFiles implements AssetFiles {
     if (!ASSET_FILE_NAME.test(name)) return undefined;
     return readFile(join(this.dir, name)).catch(() => undefined);
   }
+}
+
+/** Every kept file's name that a text names (`/assets/<sha256>.<ext>`, as keep() answers it). */
+const NAMED_FILE = /\/assets\/([0-9a-f]{64}\.(?:png|jpg|gif|webp|avif|svg|bin))/g;
+
+function absentAsEmpty(error: NodeJS.ErrnoException): string[] {
+  if (error.code === 'ENOENT') return [];
+  throw error;
+}
+
+/** At most this many files removed by one sweep: a start never spends unbounded time on leftovers. */
+export const SWEEP_MAX_REMOVALS = 10_000;
+
+/**
+ * Removes the kept files that no stored document names: copies an import fetched before it failed (its
+ * transaction never committed, so no site names them), copies of deleted sites, and the temporary files of keep()s
+ * a crash interrupted. Run at server start (runtime.ts), after Store.open replayed every durable commit and before
+ * anything can fetch, so no import is between its fetches and its commit, and every file a committed site names
+ * is found in that site's document: the whole text of every document under data/workspaces is searched, so a
+ * restore point's or a capture queue's copy counts as well as the draft's. A file is removed only when no document
+ * names it; a crash mid-sweep leaves the rest for the next start (a removal is never needed for correctness, so
+ * none is fsync'd). Bounded: each document read once, at most SWEEP_MAX_REMOVALS removals. Answers what it removed.
+ */
+export async function sweepAssetFiles(dataDir: string, assetsDir = join(dataDir, 'assets')): Promise<string[]> {
+  const present = await readdir(assetsDir).catch(absentAsEmpty);
+  // Nothing kept, nothing to read: a server that never imported an asset pays one readdir.
+  if (present.length === 0) return [];
+  const named = new Set<string>();
+  const workspaces = join(dataDir, 'workspaces');
+  // Any document that cannot be read stops the sweep (the error propagates): a file it names must never look unnamed.
+  for (const ws of await readdir(workspaces, { withFileTypes: true })) {
+    if (!ws.isDirectory()) continue;
+    const docs = [join(workspaces, ws.name, 'workspace.json')];
+    for (const site of await readdir(join(workspaces, ws.name, 'sites')).catch(absentAsEmpty)) if (site.endsWith('.json')) docs.push(join(workspaces, ws.name, 'sites', site));
+    for (const doc of docs) {
+      const text = await readFile(doc, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+      for (const match of text.matchAll(NAMED_FILE)) named.add(match[1]!);
+    }
+  }
+  const removed: string[] = [];
+  for (const name of present) {
+    if (removed.length >= SWEEP_MAX_REMOVALS) break;
+    const leftover = name.endsWith('.tmp') || (ASSET_FILE_NAME.test(name) && !named.has(name));
+    if (!leftover) continue;
+    await rm(join(assetsDir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
 }
