@@ -240,6 +240,34 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     Then the export of that site by "ws" carries everything the imported snapshot held
     And that export lists the asset "loaf" at an address of the site that serves the image the kit website served
 
+  # A merge and the snapshot's listed assets: §4.3 is silent, so ours (decision import-merge-adds-assets) is checked
+  # only for a target that adopts it. A merge adds a listed asset the site lacks, keeps it when the same snapshot is
+  # pushed again (its image now gone from the kit website, so that push keeps nothing new) and never lists it twice.
+  @rule:import-merge-adds-assets
+  Scenario: A merge adds the snapshot's listed assets the site does not have, and removes none
+    Given the target adopts the decision "import-merge-adds-assets"
+    And the kit website serves an image of this scenario over https
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" }, "pages": [],
+          "assets": [{ "key": "loaf{{random:key}}", "url": "{{remembered:kit-image-url}}", "alt": "A loaf {{random:alt}}", "kind": "image" }] } }
+      """
+    Then the call succeeds
+    And the kit website was asked for that image
+    When the kit website stops serving that image
+    And "agent" calls "export_site"
+    Then the call succeeds
+    And the export in the data lists the asset "loaf{{random:key}}" once, with alt "A loaf {{random:alt}}", at an address of the site that serves the image the kit website served
+    When "agent" calls "import_site" with:
+      """
+      { "mergeIntoWebsiteId": "{{site:main}}", "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pushed" }, "pages": [],
+          "assets": [{ "key": "loaf{{random:key}}", "url": "{{remembered:kit-image-url}}", "alt": "A loaf {{random:alt}}", "kind": "image" }] } }
+      """
+    Then the call succeeds
+    When "agent" calls "export_site"
+    Then the call succeeds
+    And the export in the data lists the asset "loaf{{random:key}}" once, with alt "A loaf {{random:alt}}", at an address of the site that serves the image the kit website served
+
   # The same for an image named inside section content: fetched and kept like a listed asset, never hotlinked. How
   # content names an image (the type "image" and its field imageUrl) is our decision (section-types).
   @rule:import-site-assets-revalidated

@@ -265,6 +265,24 @@ export const importHotlinksAssets: HandlerOf<'import_site'> = async (ctx) => {
   return answer;
 };
 
+/**
+ * import-merge-adds-assets: a merge fetches the snapshot's listed assets but the target keeps none of them (the
+ * assets it added under the snapshot's keys are taken away again; what the site had before stays).
+ */
+export const mergeDropsListedAssets: HandlerOf<'import_site'> = async (ctx) => {
+  const targetId = ctx.args.mergeIntoWebsiteId;
+  const before = targetId ? new Set(entryOf((await ctx.rt.store.read(ctx.ws.id))?.sites ?? {}, targetId)?.draft.assets.map((a) => a.key)) : undefined;
+  const answer = await handlers.import_site(ctx);
+  if (targetId && before) {
+    const listed = new Set((ctx.args.snapshot.assets ?? []).map((a) => a.key));
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      const site = entryOf(ws.sites, targetId);
+      if (site) site.draft.assets = site.draft.assets.filter((a) => before.has(a.key) || !listed.has(a.key));
+    });
+  }
+  return answer;
+};
+
 /** portable-site-assets-carried: export_site lists the site's assets without the alt text they were given. */
 export const exportAssetsWithoutAlt: HandlerOf<'export_site'> = async (ctx) => {
   const snapshot = structuredClone((await handlers.export_site(ctx)).snapshot);

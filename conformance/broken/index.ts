@@ -89,6 +89,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'portable-site-round-trip': { handlers: { import_site: broken.importDropsServiceDetails } },
   'portable-site-assets-carried': { handlers: { export_site: broken.exportAssetsWithoutAlt } },
   'import-site-assets-revalidated': { handlers: { import_site: broken.importHotlinksAssets } },
+  'import-merge-adds-assets': { handlers: { import_site: broken.mergeDropsListedAssets } },
   'generate-image-consent-reread': { handlers: { generate_image: broken.consentAsFirstSeen } },
   'generate-image-balance-never-negative': { handlers: { generate_image: broken.chargeWithoutRecheck } },
   // Charging before delivery keeps the charge of a failed call only where writes are not held (held writes are

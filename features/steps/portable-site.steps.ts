@@ -137,6 +137,22 @@ Then('that export lists the asset {string} at an address of the site that serves
   assert.ok(!problem, `the exported asset "${key}": ${problem}`);
 });
 
+// A merge's listed asset (rule import-merge-adds-assets, our decision): the export in the last answer lists it
+// exactly once, with the alt it was pushed with, at an address of the site that serves the kit's image.
+Then('the export in the data lists the asset {string} once, with alt {string}, at an address of the site that serves the image the kit website served', async function (this: SiteWorld, keyText: string, altText: string) {
+  const [key, alt] = [this.resolve(keyText), this.resolve(altText)];
+  const exported = exportedSnapshot(this.last.envelope?.data);
+  assert.ok(exported, `the answer holds no PortableSiteV1 snapshot: ${JSON.stringify(this.last.envelope?.data).slice(0, 300)}`);
+  const assets = Array.isArray(exported.assets) ? (exported.assets as Record<string, unknown>[]) : [];
+  const listed = assets.filter((a) => a.key === key);
+  assert.equal(listed.length, 1, `the export lists the asset "${key}" ${listed.length} times, not once (assets: ${JSON.stringify(assets).slice(0, 300)})`);
+  const asset = listed[0]!;
+  assert.equal(asset.alt, alt, `the exported asset "${key}" has alt ${JSON.stringify(asset.alt)}, not the one it was pushed with`);
+  assert.ok(typeof asset.url === 'string' && URL.canParse(asset.url), `the exported asset "${key}" has no valid URL: ${JSON.stringify(asset.url)}`);
+  const problem = await servesKitImage(this, new URL(asset.url));
+  assert.ok(!problem, `the exported asset "${key}": ${problem}`);
+});
+
 /** Why `url` is not the site's own copy of the kit's image (undefined when it is): the kit's URL, or other bytes. */
 async function servesKitImage(world: SiteWorld, url: URL): Promise<string | undefined> {
   const kitOrigins = [kitWebsite(), kitImage(world).url].map((u) => new URL(u).origin);

@@ -277,8 +277,11 @@ export async function importSnapshot(
       site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
       if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
       const report = mergeDraft(site, snapshot.pages, options.forceKeys ?? []);
-      // The images the merged content names by asset (revalidateContentImages), each once.
-      for (const asset of inContent.kept) if (!site.draft.assets.some((a) => a.key === asset.key)) site.draft.assets.push(asset);
+      // The listed assets it kept whose key the site lacks (rule import-merge-adds-assets: matched by key, as
+      // sections by externalKey; the site's own asset under a key stays, none is removed, so the same snapshot
+      // pushed again adds nothing), then the images the merged content names by asset (revalidateContentImages),
+      // each once.
+      for (const asset of [...listed.kept, ...inContent.kept]) if (!site.draft.assets.some((a) => a.key === asset.key)) site.draft.assets.push(asset);
       // Site identity, theme and fonts are never merged (rule import-merge-never-touches-config).
       recordChange(site, now, 'import-merge', `Import merged: ${report.updated.length} sections updated, ${report.inserted.length} inserted`);
       return { websiteId: site.websiteId, restorePointId, ...report };

@@ -409,6 +409,41 @@ describe('importSnapshot: a merge rule:import-merge-restore-point rule:import-me
     expect(site.draft.pages[0]!.sections[0]!.content).toEqual({ heading: 'Hi' });
   });
 
+  it('rule:import-merge-adds-assets — adds the listed assets it kept whose key the site lacks, keeps the site\'s under a key it has, removes none, and adds nothing the second time', async () => {
+    const site = target(0);
+    const own = [
+      { assetId: 'asset_logo', key: 'logo', url: '/assets/logo.png', alt: 'Our logo', kind: 'image' as const },
+      { assetId: 'asset_menu', key: 'menu', url: '/assets/menu.bin', alt: 'Menu', kind: 'file' as const },
+    ];
+    site.draft.assets = structuredClone(own);
+    const fresh = workspace([site]);
+    const { net } = fakeNet({ [img('logo2.png')]: {}, [img('loaf.png')]: {}, [img('doc.pdf')]: { type: 'application/pdf' } });
+    const { svc, copies } = services(fresh, net);
+    const snapshot = snapshotOf({ assets: [
+      { key: 'logo', url: img('logo2.png'), alt: 'Pushed logo' }, // the site has "logo": its own stays
+      { key: 'loaf', url: img('loaf.png'), alt: 'A loaf' },
+      { key: 'gone', url: img('gone.png'), alt: 'Skipped' }, // 404: skipped, nothing added
+      { key: 'doc', url: img('doc.pdf'), alt: 'Price list', kind: 'file' },
+      { key: 'loaf', url: img('loaf.png'), alt: 'Listed twice' }, // the first of a key is the one added
+    ] } as Partial<PortableSite>);
+    const outcome = await importSnapshot(svc, fresh, connection(), snapshot, { mergeIntoWebsiteId: site.websiteId }, NOW);
+    expect(outcome.assetsSkipped).toEqual([{ url: img('gone.png'), reason: 'HTTP 404' }]);
+    expect(copies).toHaveLength(4); // every fetched asset kept, whether the merge adds it or not
+    const added = [
+      { assetId: expect.stringMatching(/^asset_/), key: 'loaf', url: 'https://files.test/2', alt: 'A loaf', kind: 'image' },
+      { assetId: expect.stringMatching(/^asset_/), key: 'doc', url: 'https://files.test/3', alt: 'Price list', kind: 'file' },
+    ];
+    expect(site.draft.assets).toEqual([...own, ...added]);
+    // The restore point holds the draft from before: the site's own assets only.
+    expect(site.restorePoints.at(-1)!.draft.assets).toEqual(own);
+    const afterFirst = structuredClone(site.draft.assets);
+    await importSnapshot(svc, fresh, connection(), snapshot, { mergeIntoWebsiteId: site.websiteId }, NOW);
+    expect(site.draft.assets).toEqual(afterFirst);
+    // A snapshot without assets removes none.
+    await importSnapshot(svc, fresh, connection(), snapshotOf(), { mergeIntoWebsiteId: site.websiteId }, NOW);
+    expect(site.draft.assets).toEqual(afterFirst);
+  });
+
   it('refuses a target the creator cannot edit', async () => {
     const site = target(0);
     site.members = { [OWNER]: 'viewer' };
