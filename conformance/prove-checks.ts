@@ -15,7 +15,7 @@
 //   npm run prove-checks [-- [--properties] [--jobs N] rule-id ...]
 import './lib/require-node.js';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +55,11 @@ async function run(rule: string): Promise<{ code: number; out: string }> {
     server = await startBroken([rule]);
     reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-prove-'));
     const select = withProperties ? ['--rules', rule, '--properties'] : ['--tags', `@rule:${rule}`];
-    const args = ['--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--report-dir', reportDir, ...select];
+    // A broken server must fail its rule outright, as the CLI's --break has it: no expected failure applies, so the
+    // run is judged by an empty list rather than the reference's own (conformance/expected-failures.yaml).
+    const noExpectedFailures = join(reportDir, 'no-expected-failures.yaml');
+    await writeFile(noExpectedFailures, 'expected: []\n');
+    const args = ['--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--report-dir', reportDir, '--expected-failures', noExpectedFailures, ...select];
     // The target through the environment, as the CLI documents, so the secret is on no command line.
     const env = { ...process.env, SITE_MCP_URL: server.url, SITE_MCP_FIXTURES_SECRET: server.fixturesSecret };
     const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
