@@ -76,9 +76,9 @@ export const SWEEP_MAX_REMOVALS = 10_000;
  * is found in that site's document: the whole text of every document under data/workspaces is searched, so a
  * restore point's or a capture queue's copy counts as well as the draft's. A file is removed only when no document
  * names it; a crash mid-sweep leaves the rest for the next start (a removal is never needed for correctness, so
- * none is fsync'd). Bounded: each document read once, at most SWEEP_MAX_REMOVALS removals. Answers what it removed.
+ * none is fsync'd). Bounded: each document read once, at most `maxRemovals` removals. Answers what it removed.
  */
-export async function sweepAssetFiles(dataDir: string, assetsDir = join(dataDir, 'assets')): Promise<string[]> {
+export async function sweepAssetFiles(dataDir: string, { assetsDir = join(dataDir, 'assets'), maxRemovals = SWEEP_MAX_REMOVALS } = {}): Promise<string[]> {
   const present = await readdir(assetsDir).catch(absentAsEmpty);
   // Nothing kept, nothing to read: a server that never imported an asset pays one readdir.
   if (present.length === 0) return [];
@@ -96,7 +96,7 @@ export async function sweepAssetFiles(dataDir: string, assetsDir = join(dataDir,
   }
   const removed: string[] = [];
   for (const name of present) {
-    if (removed.length >= SWEEP_MAX_REMOVALS) break;
+    if (removed.length >= maxRemovals) break;
     const leftover = name.endsWith('.tmp') || (ASSET_FILE_NAME.test(name) && !named.has(name));
     if (!leftover) continue;
     await rm(join(assetsDir, name), { force: true });

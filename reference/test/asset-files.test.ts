@@ -24,7 +24,7 @@ describe('asset files rule:portable-site-assets-carried', () => {
   });
 
   it('takes the extension of each kept image type, parameters and case aside, and bin for anything else', () => {
-    expect(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml', 'IMAGE/PNG; charset=binary'].map(extensionOf)).toEqual(['png', 'jpg', 'gif', 'webp', 'avif', 'svg', 'png']);
+    expect(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml', 'IMAGE/PNG; charset=binary', ' image/webp ;q=1'].map(extensionOf)).toEqual(['png', 'jpg', 'gif', 'webp', 'avif', 'svg', 'png', 'webp']);
     expect(['application/pdf', 'text/html', '', 'application/octet-stream', 'image/bmp'].map(extensionOf)).toEqual(['bin', 'bin', 'bin', 'bin', 'bin']);
   });
 
@@ -57,14 +57,49 @@ describe('asset files swept at start rule:import-site-assets-revalidated', () =>
     await mkdir(join(dir, 'assets'), { recursive: true });
     await mkdir(join(dir, 'workspaces', 'ws_a', 'sites'), { recursive: true });
     await mkdir(join(dir, 'workspaces', 'ws_b'), { recursive: true }); // a workspace without a sites folder
+    await mkdir(join(dir, 'workspaces', 'ws_c', 'sites'), { recursive: true }); // a workspace folder without its document
     const inDraft = name('a', 'png'), inRestorePoint = name('b', 'jpg'), inWorkspace = name('c', 'bin'), orphan = name('d', 'png'), orphanBin = name('e', 'bin');
     for (const file of [inDraft, inRestorePoint, inWorkspace, orphan, orphanBin, `${orphan}.0123456789ab.tmp`, 'README', `${'f'.repeat(64)}.html`]) await writeFile(join(dir, 'assets', file), 'x');
     await writeFile(join(dir, 'workspaces', 'ws_a', 'workspace.json'), JSON.stringify({ sites: ['site_1'] }));
     await writeFile(join(dir, 'workspaces', 'ws_a', 'sites', 'site_1.json'), JSON.stringify({ draft: { assets: [{ url: `/assets/${inDraft}` }] }, restorePoints: [{ draft: { assets: [{ url: `/assets/${inRestorePoint}` }] } }] }));
     await writeFile(join(dir, 'workspaces', 'ws_b', 'workspace.json'), JSON.stringify({ note: `/assets/${inWorkspace}` }));
+    await writeFile(join(dir, 'workspaces', 'ws_a.json.bak'), `/assets/${orphan}`); // a file beside the workspaces is none
+    // Only documents count: a site folder's other files name nothing.
+    await writeFile(join(dir, 'workspaces', 'ws_c', 'sites', 'notes.txt'), `/assets/${orphanBin}`);
     expect((await sweepAssetFiles(dir)).sort()).toEqual([orphan, `${orphan}.0123456789ab.tmp`, orphanBin].sort());
     expect((await readdir(join(dir, 'assets'))).sort()).toEqual([inDraft, inRestorePoint, inWorkspace, 'README', `${'f'.repeat(64)}.html`].sort());
     expect(await sweepAssetFiles(dir)).toEqual([]);
+  });
+
+  it('removes at most maxRemovals files a start', async () => {
+    const many = await mkdtemp(join(tmpdir(), 'site-mcp-asset-sweep-many-'));
+    try {
+      await mkdir(join(many, 'assets'), { recursive: true });
+      await mkdir(join(many, 'workspaces'), { recursive: true });
+      for (const c of ['1', '2', '3']) await writeFile(join(many, 'assets', `${c.repeat(64)}.png`), 'x');
+      expect(await sweepAssetFiles(many, { maxRemovals: 2 })).toHaveLength(2);
+      expect(await readdir(join(many, 'assets'))).toHaveLength(1);
+      expect(await sweepAssetFiles(many, { maxRemovals: 2 })).toHaveLength(1);
+      expect(await readdir(join(many, 'assets'))).toEqual([]);
+    } finally {
+      await rm(many, { recursive: true, force: true });
+    }
+  });
+
+  it('removes nothing when a folder it must read is not one', async () => {
+    const odd = await mkdtemp(join(tmpdir(), 'site-mcp-asset-sweep-odd-'));
+    try {
+      await mkdir(join(odd, 'assets'), { recursive: true });
+      await writeFile(join(odd, 'assets', `${'1'.repeat(64)}.png`), 'x');
+      await mkdir(join(odd, 'workspaces', 'ws_a'), { recursive: true });
+      await writeFile(join(odd, 'workspaces', 'ws_a', 'sites'), 'not a folder');
+      await expect(sweepAssetFiles(odd)).rejects.toThrow(/ENOTDIR/);
+      expect(await readdir(join(odd, 'assets'))).toEqual([`${'1'.repeat(64)}.png`]);
+      await writeFile(join(odd, 'not-assets'), 'a file');
+      await expect(sweepAssetFiles(odd, { assetsDir: join(odd, 'not-assets') })).rejects.toThrow(/ENOTDIR/);
+    } finally {
+      await rm(odd, { recursive: true, force: true });
+    }
   });
 
   it('removes nothing when a document cannot be read, and nothing at all on a server without kept files', async () => {
