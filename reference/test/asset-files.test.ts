@@ -37,7 +37,10 @@ describe('asset files rule:portable-site-assets-carried', () => {
     expect(await files.keep(Buffer.from('a menu'), 'application/pdf')).toMatch(/^\/assets\/[0-9a-f]{64}\.bin$/);
     expect((await readdir(join(dir, 'assets'))).sort()).toHaveLength(2);
     expect(await files.read(`${sha}.png`)).toEqual(bytes);
-    for (const name of [`${sha}.html`, `${sha}`, `../${sha}.png`, `${'0'.repeat(64)}.png`, `${sha.toUpperCase()}.png`]) expect(await files.read(name), name).toBeUndefined();
+    // Files that exist, outside the folder or beside the kept ones, under names not of the form: never read.
+    await writeFile(join(dir, `${sha}.png`), 'outside');
+    await writeFile(join(dir, 'assets', `${sha}.png.old`), 'beside');
+    for (const name of [`${sha}.html`, `${sha}`, `../${sha}.png`, `${sha}.png.old`, `${'0'.repeat(64)}.png`, `${sha.toUpperCase()}.png`]) expect(await files.read(name), name).toBeUndefined();
   });
 });
 
