@@ -42,21 +42,18 @@
 // a failed prerequisite (e.g. the fixtures protocol answering 404), or a run in which no scenario ran.
 import './lib/require-node.js';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { DeclarationError, readDeclaration } from './lib/declaration.js';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, usageError } from './lib/cli-args.js';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { resolveTarget, startBrokenServer, type Target } from './lib/target.js';
-import { startDnsStub } from './lib/dns-stub.js';
-import { startTestWebsite, TEST_WEBSITE_CERTIFICATE } from './lib/test-website.js';
-import { FixturesClient } from './lib/fixtures-client.js';
+import { prerequisites, PrerequisiteError } from './lib/prerequisites.js';
 import { loadRules } from '../spec/index.js';
-import { buildReport, ExpectedFailuresError, readExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, summaryMarkdown, vitestResults, type ScenarioResult } from './lib/report.js';
+import { buildReport, ExpectedFailuresError, runExitCode, readExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, summaryMarkdown, vitestResults, type ScenarioResult } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const { values, positionals } = parseCommandLine({
@@ -140,70 +137,6 @@ if (onlyRules) {
 const rulesTagExpression = onlyRules?.map((r) => `@rule:${r}`).join(' or ');
 
 const quote = (s: string) => s.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&');
-
-const FIXTURES_PROTOCOL_VERSION = 1;
-
-/** A prerequisite the target does not meet: the run stops with exit 2 and this one sentence. */
-class PrerequisiteError extends Error {}
-
-/** The fixtures handshake (GET /test-fixtures/v1): the protocol must be there, the secret right, the version ours. */
-async function handshake(target: Target): Promise<string[]> {
-  let answer: { protocol?: string; version?: number; supports?: string[] };
-  try {
-    answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
-  } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status === 0) throw new PrerequisiteError(`cannot reach ${target.url}: check --url and that the server is running.`);
-    if (status === 404) throw new PrerequisiteError(`${target.url} does not answer GET /test-fixtures/v1 with this secret: start the server in test mode with the fixtures protocol on and pass the same secret with --fixtures-secret.`);
-    throw new PrerequisiteError(`the fixtures handshake at ${target.url}/test-fixtures/v1 failed: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (answer.protocol !== 'site-mcp-fixtures' || answer.version !== FIXTURES_PROTOCOL_VERSION) {
-    throw new PrerequisiteError(`${target.url} speaks fixtures protocol ${JSON.stringify(answer.protocol)} version ${JSON.stringify(answer.version)}; this kit speaks site-mcp-fixtures version ${FIXTURES_PROTOCOL_VERSION} (conformance/README.md).`);
-  }
-  return answer.supports ?? [];
-}
-
-async function prerequisites(target: Target): Promise<{ stop(): Promise<void> }> {
-  const supports = await handshake(target);
-  // One DNS stub for the run; domain scenarios add records to its zone directory, the target resolves through
-  // it. Pointing the target at it is also the first fixtures call: a target without the protocol fails here.
-  const zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-zone-'));
-  process.once('exit', () => rmSync(zoneDir, { recursive: true, force: true }));
-  const dns = await startDnsStub(zoneDir);
-  process.env.SITE_MCP_DNS_ZONE_DIR = zoneDir;
-  // The kit's loopback website for migrations, allowed to the target when its fixtures support that; the
-  // scenarios that need it are reported as not checked otherwise.
-  const website = await startTestWebsite();
-  const stop = async () => {
-    await dns.stop();
-    await website.stop();
-    await rm(zoneDir, { recursive: true, force: true });
-  };
-  // The optional parts of the fixtures protocol the target serves, for steps that need one (they report "not
-  // checked" instead of failing a target that lacks it).
-  process.env.SITE_MCP_FIXTURES_SUPPORTS = supports.join(',');
-  try {
-    const fixtures = new FixturesClient(target.url, target.fixturesSecret);
-    await fixtures.dnsResolver(dns.server);
-    // Its https origin too, with its test certificate, for a target that takes one (optional part
-    // fetch-allowlist-tls): the asset scenarios name their assets there (rule portable-site-assets-carried).
-    const tls = supports.includes('fetch-allowlist') && supports.includes('fetch-allowlist-tls');
-    // With it, the target's own origin when that is on loopback: an export names assets at the target's address
-    // and importing that export fetches them there (rule portable-site-round-trip); a public target needs nothing.
-    const own = new URL(target.url).origin;
-    const ownOnLoopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):[0-9]{1,5}$/.test(own);
-    if (supports.includes('fetch-allowlist')) {
-      await (tls ? fixtures.fetchAllowlist([website.url, website.httpsUrl, ...(ownOnLoopback ? [own] : [])], [TEST_WEBSITE_CERTIFICATE]) : fixtures.fetchAllowlist([website.url]));
-      process.env.SITE_MCP_TEST_WEBSITE_URL = website.url;
-    } else delete process.env.SITE_MCP_TEST_WEBSITE_URL;
-    if (tls) process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL = website.httpsUrl;
-    else delete process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { stop };
-}
 
 /** A `rule:<id>` in a property's name, as the report reads it (report.ts), for each of `rules`. */
 const ruleNamePattern = (rules: string[]) => `\\brule:(${rules.join('|')})(?![a-z0-9-])`;
@@ -319,17 +252,7 @@ async function main(): Promise<number> {
     for (const line of replays) console.log(line);
     if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);
 
-    // A generic check failure fails the run even inside an expected-failure rule: it is a protocol fault.
-    const expectedRules = new Set(report.rules.filter((r) => r.status === 'xfail').map((r) => r.rule));
-    const hiddenCheckFailures = scenarios.filter(
-      (s) => s.status === 'failed' && /check \w+ failed/.test(s.message ?? '') && s.tags.every((t) => !t.startsWith('@rule:') || expectedRules.has(t.slice(6))),
-    ).length;
-    if (hiddenCheckFailures) console.log(`${hiddenCheckFailures} generic check failure(s) inside expected-failure rules: they still fail the run`);
-    if (scenarios.length === 0) console.log('no scenario ran: check --tags and --name');
-    // Cucumber failed without any failed scenario to show for it (e.g. a hook outside scenarios, a load error).
-    const silentFailure = !success && !scenarios.some((s) => s.status === 'failed');
-    if (silentFailure) console.log('Cucumber reported a failure outside the scenarios; see its output above');
-    return report.summary.problems + hiddenCheckFailures === 0 && scenarios.length > 0 && !silentFailure ? 0 : 1;
+    return runExitCode(report, success);
   } finally {
     await extras?.stop();
     await target.stop();

@@ -3,18 +3,22 @@
 // fails this run. The broken servers are the table of conformance/broken/index.ts, each the reference composed
 // with one seam changed (or behind a proxy that breaks what a client sees), started by conformance/broken/start.ts.
 // This file reaches the reference only through that table.
-// Each rule's run is the kit's own CLI (conformance/cli.ts, the same command as `npm run conformance -- --break
-// <rule>`) pointed at that rule's broken server, which this process starts and stops: the reference's modules
-// load once here rather than once per rule, and --jobs rules run at a time (default 2, the cores of the machine
-// the goal of issue 16 names); each CLI writes its reports to a directory of its own, and the verdicts print in
-// the table's order whatever order the runs end in.
+// Each rule's run is what the kit's CLI does for `npm run conformance -- --break <rule> --tags @rule:<rule>`
+// (the reference's declaration, no expected failure, the same set-up and report), done by one of --jobs long-lived
+// workers (conformance/prove-worker.ts, default 2, the cores of the machine the goal of issue 16 names), each of
+// which loads Cucumber and the steps once and runs one rule at a time in its own process, against that rule's
+// broken server, which this process starts and stops: the reference's modules load once here, Cucumber's once per
+// worker, rather than once per rule. The verdicts print in the table's order whatever order the runs end in.
+// --control runs every rule's scenarios in the same workers against the correct reference (a fresh one per rule,
+// started the same way) and requires them all to pass: a run that left state behind in a worker would show here.
 // With --properties the fast-check properties that name the rule (`rule:<id>` in a test's name) run against the
-// same broken server too (cli.ts --rules --properties), so a rule checked by a property is proved by it as well;
-// off by default, since the rail model alone takes a minute.
+// same broken server too (each rule through the CLI itself, cli.ts --rules --properties, since the properties run
+// in a vitest child anyway), so a rule checked by a property is proved by it as well; off by default, since the
+// rail model alone takes a minute.
 //
-//   npm run prove-checks [-- [--properties] [--jobs N] rule-id ...]
+//   npm run prove-checks [-- [--properties | --control] [--jobs N] rule-id ...]
 import './lib/require-node.js';
-import { spawn } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,19 +26,25 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BROKEN } from './broken/index.js';
 import { startBroken } from './broken/start.js';
+import type { ProveAnswer, ProveRequest } from './prove-worker.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
 const all = Object.keys(BROKEN);
 const { values, positionals: named } = (() => {
   try {
-    return parseArgs({ options: { properties: { type: 'boolean' }, jobs: { type: 'string', default: '2' } }, allowPositionals: true });
+    return parseArgs({ options: { properties: { type: 'boolean' }, control: { type: 'boolean' }, jobs: { type: 'string', default: '2' } }, allowPositionals: true });
   } catch (error) {
     console.error(`prove-checks: ${(error as Error).message}`);
     process.exit(2);
   }
 })();
 const withProperties = values.properties === true;
+const control = values.control === true;
+if (control && withProperties) {
+  console.error('prove-checks: --control runs the scenarios in the workers; it does not take --properties');
+  process.exit(2);
+}
 const jobs = Number(values.jobs);
 if (!Number.isInteger(jobs) || jobs < 1) {
   console.error(`prove-checks: --jobs takes a whole number of at least 1, got ${JSON.stringify(values.jobs)}`);
@@ -47,19 +57,76 @@ if (unknown.length) {
   process.exit(2);
 }
 
-/** The suite, limited to the rule's scenarios, against a server broken for it (started here, stopped after). */
-async function run(rule: string): Promise<{ code: number; out: string }> {
+interface Worker { child: ChildProcess; ready: Promise<unknown>; dead?: string; answer?: (answer: ProveAnswer) => void }
+const workers: Worker[] = [];
+const idle: Worker[] = [];
+
+/** A worker (conformance/prove-worker.ts) in a child process; ready once it has loaded Cucumber and the steps. */
+function startWorker(): Worker {
+  const child = fork(join(repo, 'conformance/prove-worker.ts'), [], { cwd: repo, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let tail = '';
+  const keep = (d: Buffer) => (tail = (tail + String(d)).slice(-5000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const worker: Worker = { child, ready: undefined as unknown as Promise<unknown> };
+  worker.ready = new Promise((resolve) => {
+    child.once('message', resolve);
+    child.once('exit', resolve);
+  });
+  child.on('message', (answer: ProveAnswer) => {
+    if (answer.id > 0) worker.answer?.(answer);
+  });
+  child.once('exit', (code, signal) => {
+    worker.dead = `prove-checks: its worker ended (${signal ?? `exit ${code}`}):\n${tail}`;
+    worker.answer?.({ id: -1, code: 1, out: worker.dead });
+  });
+  workers.push(worker);
+  return worker;
+}
+
+let nextId = 1;
+/** One rule's run in a worker: the exit code and the text the CLI would give for it. */
+async function ask(worker: Worker, request: Omit<ProveRequest, 'id'>): Promise<{ code: number; out: string }> {
+  await worker.ready;
+  if (worker.dead) return { code: 1, out: worker.dead };
+  const id = nextId++;
+  return new Promise((resolve) => {
+    worker.answer = (answer) => {
+      worker.answer = undefined;
+      resolve(answer);
+    };
+    worker.child.send({ id, ...request } satisfies ProveRequest);
+  });
+}
+
+/** The rule's scenarios in a worker, against a server broken for it (or, with --control, the correct reference). */
+async function inWorker(rule: string): Promise<{ code: number; out: string }> {
+  let worker = idle.pop();
+  if (!worker || worker.dead) worker = startWorker();
+  let server: Awaited<ReturnType<typeof startBroken>> | undefined;
+  try {
+    server = await startBroken(control ? [] : [rule]);
+    return await ask(worker, { rule, url: server.url, fixturesSecret: server.fixturesSecret });
+  } catch (error) {
+    return { code: 1, out: `prove-checks: the run for ${rule} failed to start: ${(error as Error).message}` };
+  } finally {
+    await server?.stop();
+    idle.push(worker);
+  }
+}
+
+/** With --properties: the kit's CLI itself, limited to the rule's scenarios and properties, against a server broken for it. */
+async function throughCli(rule: string): Promise<{ code: number; out: string }> {
   let server: Awaited<ReturnType<typeof startBroken>> | undefined;
   let reportDir: string | undefined;
   try {
     server = await startBroken([rule]);
     reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-prove-'));
-    const select = withProperties ? ['--rules', rule, '--properties'] : ['--tags', `@rule:${rule}`];
     // A broken server must fail its rule outright, as the CLI's --break has it: no expected failure applies, so the
     // run is judged by an empty list rather than the reference's own (conformance/expected-failures.yaml).
     const noExpectedFailures = join(reportDir, 'no-expected-failures.yaml');
     await writeFile(noExpectedFailures, 'expected: []\n');
-    const args = ['--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--report-dir', reportDir, '--expected-failures', noExpectedFailures, ...select];
+    const args = ['--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--report-dir', reportDir, '--expected-failures', noExpectedFailures, '--rules', rule, '--properties'];
     // The target through the environment, as the CLI documents, so the secret is on no command line.
     const env = { ...process.env, SITE_MCP_URL: server.url, SITE_MCP_FIXTURES_SECRET: server.fixturesSecret };
     const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -75,6 +142,7 @@ async function run(rule: string): Promise<{ code: number; out: string }> {
     if (reportDir) await rm(reportDir, { recursive: true, force: true });
   }
 }
+const run = withProperties ? throughCli : inWorker;
 
 // A bounded pool: at most `jobs` runs at once, each started as soon as a slot frees; verdicts read in rule order.
 const started = performance.now();
@@ -96,14 +164,30 @@ const results = rules.map((rule) => inPool(() => run(rule)));
 let escaped = 0;
 for (const [index, rule] of rules.entries()) {
   const { code, out } = await results[index]!;
-  const caught = code !== 0 && new RegExp(`^${rule}\\s+failed`, 'm').test(out);
-  const checked = new RegExp(`^${rule}\\s`, 'm').test(out);
-  console.log(`${rule.padEnd(40)} ${caught ? 'caught' : checked ? 'NOT CAUGHT: the broken server passed' : 'NOT CAUGHT: no scenario checks it'}`);
-  if (!caught) {
+  let ok: boolean;
+  if (control) {
+    // The correct reference must pass the rule, exactly as the CLI reports a pass.
+    ok = code === 0 && new RegExp(`^${rule}\\s+passed`, 'm').test(out);
+    console.log(`${rule.padEnd(40)} ${ok ? 'passed' : 'FAILED against the correct reference'}`);
+  } else {
+    ok = code !== 0 && new RegExp(`^${rule}\\s+failed`, 'm').test(out);
+    const checked = new RegExp(`^${rule}\\s`, 'm').test(out);
+    console.log(`${rule.padEnd(40)} ${ok ? 'caught' : checked ? 'NOT CAUGHT: the broken server passed' : 'NOT CAUGHT: no scenario checks it'}`);
+  }
+  if (!ok) {
     escaped++;
     console.log(out.split('\n').slice(-15).join('\n'));
-    console.log(`replay: npm run conformance -- --break ${rule} ${withProperties ? `--rules ${rule} --properties` : `--tags @rule:${rule}`}`);
+    console.log(`replay: npm run conformance -- ${control ? '' : `--break ${rule} `}${withProperties ? `--rules ${rule} --properties` : `--tags @rule:${rule}`}`);
   }
 }
-console.log(`\n${rules.length - escaped} passed, ${escaped} failed (${((performance.now() - started) / 1000).toFixed(0)} s, --jobs ${jobs})`);
+// The workers end, and are waited for, before this process does (so a timing of this command counts their CPU too).
+await Promise.all(
+  workers.map((worker) => {
+    if (worker.dead) return undefined;
+    const ended = new Promise((resolve) => worker.child.once('exit', resolve));
+    worker.child.kill();
+    return ended;
+  }),
+);
+console.log(`\n${rules.length - escaped} passed, ${escaped} failed (${((performance.now() - started) / 1000).toFixed(0)} s, --jobs ${jobs}${control ? ', control: the correct reference' : ''})`);
 process.exit(escaped === 0 ? 0 : 1);

@@ -298,3 +298,22 @@ export function summaryMarkdown(report: Report, target: string): string {
   if (skipped.length) lines.push('', `Not checked, not declared (${skipped.length}):`, '', ...skipped.map(([what, n]) => `- ${what} (${n} scenario${n === 1 ? '' : 's'})`));
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The run's exit code from its report, as the CLI gives it (prove-worker.ts gives the same): 0 when nothing is a
+ * problem, 1 otherwise; each reason that is not a rule's own status is logged.
+ */
+export function runExitCode(report: Report, cucumberSuccess: boolean, log: (line: string) => void = console.log): 0 | 1 {
+  const scenarios = report.scenarios;
+  // A generic check failure fails the run even inside an expected-failure rule: it is a protocol fault.
+  const expectedRules = new Set(report.rules.filter((r) => r.status === 'xfail').map((r) => r.rule));
+  const hiddenCheckFailures = scenarios.filter(
+    (s) => s.status === 'failed' && /check \w+ failed/.test(s.message ?? '') && s.tags.every((t) => !t.startsWith('@rule:') || expectedRules.has(t.slice(6))),
+  ).length;
+  if (hiddenCheckFailures) log(`${hiddenCheckFailures} generic check failure(s) inside expected-failure rules: they still fail the run`);
+  if (scenarios.length === 0) log('no scenario ran: check --tags and --name');
+  // Cucumber failed without any failed scenario to show for it (e.g. a hook outside scenarios, a load error).
+  const silentFailure = !cucumberSuccess && !scenarios.some((s) => s.status === 'failed');
+  if (silentFailure) log('Cucumber reported a failure outside the scenarios; see its output above');
+  return report.summary.problems + hiddenCheckFailures === 0 && scenarios.length > 0 && !silentFailure ? 0 : 1;
+}

@@ -1,0 +1,88 @@
+// The set-up every conformance run does around its target between reading its options and running Cucumber: the
+// fixtures handshake, the DNS stub, the kit's loopback website and the environment the steps read. One home for it:
+// conformance/cli.ts runs it once per run, conformance/prove-worker.ts once per rule in a long-lived process.
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDnsStub } from './dns-stub.js';
+import { startTestWebsite, TEST_WEBSITE_CERTIFICATE } from './test-website.js';
+import { FixturesClient } from './fixtures-client.js';
+
+/** The target's address and the secret of its fixtures protocol. */
+export interface TargetAddress { url: string; fixturesSecret: string }
+
+export const FIXTURES_PROTOCOL_VERSION = 1;
+
+/** A prerequisite the target does not meet: the run stops with exit 2 and this one sentence. */
+export class PrerequisiteError extends Error {}
+
+/** The fixtures handshake (GET /test-fixtures/v1): the protocol must be there, the secret right, the version ours. */
+export async function handshake(target: TargetAddress): Promise<string[]> {
+  let answer: { protocol?: string; version?: number; supports?: string[] };
+  try {
+    answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 0) throw new PrerequisiteError(`cannot reach ${target.url}: check --url and that the server is running.`);
+    if (status === 404) throw new PrerequisiteError(`${target.url} does not answer GET /test-fixtures/v1 with this secret: start the server in test mode with the fixtures protocol on and pass the same secret with --fixtures-secret.`);
+    throw new PrerequisiteError(`the fixtures handshake at ${target.url}/test-fixtures/v1 failed: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (answer.protocol !== 'site-mcp-fixtures' || answer.version !== FIXTURES_PROTOCOL_VERSION) {
+    throw new PrerequisiteError(`${target.url} speaks fixtures protocol ${JSON.stringify(answer.protocol)} version ${JSON.stringify(answer.version)}; this kit speaks site-mcp-fixtures version ${FIXTURES_PROTOCOL_VERSION} (conformance/README.md).`);
+  }
+  return answer.supports ?? [];
+}
+
+/**
+ * What a run needs around its target, set up once per run: the handshake, a DNS stub the target resolves through, the
+ * kit's loopback website on the target's fetch allowlist, and the environment the steps read (SITE_MCP_DNS_ZONE_DIR,
+ * SITE_MCP_FIXTURES_SUPPORTS, SITE_MCP_TEST_WEBSITE_URL, SITE_MCP_TEST_WEBSITE_HTTPS_URL). stop() takes all of it
+ * down; a process that runs several runs (conformance/prove-worker.ts) calls it after each, so nothing is left over.
+ */
+export async function prerequisites(target: TargetAddress): Promise<{ stop(): Promise<void> }> {
+  const supports = await handshake(target);
+  // One DNS stub for the run; domain scenarios add records to its zone directory, the target resolves through
+  // it. Pointing the target at it is also the first fixtures call: a target without the protocol fails here.
+  const zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-zone-'));
+  // Removed at exit even when the run dies before stop(); stop() removes the listener, so a long-lived process
+  // running many runs does not pile them up.
+  const removeAtExit = () => rmSync(zoneDir, { recursive: true, force: true });
+  process.once('exit', removeAtExit);
+  const dns = await startDnsStub(zoneDir);
+  process.env.SITE_MCP_DNS_ZONE_DIR = zoneDir;
+  // The kit's loopback website for migrations, allowed to the target when its fixtures support that; the
+  // scenarios that need it are reported as not checked otherwise.
+  const website = await startTestWebsite();
+  const stop = async () => {
+    await dns.stop();
+    await website.stop();
+    await rm(zoneDir, { recursive: true, force: true });
+    process.off('exit', removeAtExit);
+  };
+  // The optional parts of the fixtures protocol the target serves, for steps that need one (they report "not
+  // checked" instead of failing a target that lacks it).
+  process.env.SITE_MCP_FIXTURES_SUPPORTS = supports.join(',');
+  try {
+    const fixtures = new FixturesClient(target.url, target.fixturesSecret);
+    await fixtures.dnsResolver(dns.server);
+    // Its https origin too, with its test certificate, for a target that takes one (optional part
+    // fetch-allowlist-tls): the asset scenarios name their assets there (rule portable-site-assets-carried).
+    const tls = supports.includes('fetch-allowlist') && supports.includes('fetch-allowlist-tls');
+    // With it, the target's own origin when that is on loopback: an export names assets at the target's address
+    // and importing that export fetches them there (rule portable-site-round-trip); a public target needs nothing.
+    const own = new URL(target.url).origin;
+    const ownOnLoopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):[0-9]{1,5}$/.test(own);
+    if (supports.includes('fetch-allowlist')) {
+      await (tls ? fixtures.fetchAllowlist([website.url, website.httpsUrl, ...(ownOnLoopback ? [own] : [])], [TEST_WEBSITE_CERTIFICATE]) : fixtures.fetchAllowlist([website.url]));
+      process.env.SITE_MCP_TEST_WEBSITE_URL = website.url;
+    } else delete process.env.SITE_MCP_TEST_WEBSITE_URL;
+    if (tls) process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL = website.httpsUrl;
+    else delete process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+}
+

@@ -1,0 +1,80 @@
+// A long-lived worker of prove-checks.ts (issue 16 goal 3: a Cucumber start-up per rule was most of its time):
+// loads Cucumber's configuration and the support code (the steps, through tsx) once, then for each request runs
+// one rule's scenarios in this process against the URL it is given, as `npm run conformance -- --declaration
+// conformance/declarations/reference.yaml --tags @rule:<id> --expected-failures <empty list>` would (the same
+// set-up, conformance/lib/prerequisites.ts; the same report and exit code, conformance/lib/report.ts), and
+// answers with that exit code and the text the CLI would print.
+// Nothing of one run stays for the next: each run has its own DNS stub, test website and zone directory (stopped
+// and removed after it), its own environment for the steps and a fresh World per scenario; the support code keeps
+// no state between scenarios. `npm run prove-checks -- --control` proves it: every rule's scenarios, run in the
+// same workers against the correct reference, must all pass.
+//
+// Started by prove-checks.ts with `fork` (IPC): requests { id, rule, url, fixturesSecret }, answers { id, code, out }.
+import './lib/require-node.js';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { loadConfiguration, loadSupport, runCucumber, type IRunEnvironment } from '@cucumber/cucumber/api';
+import { readDeclaration } from './lib/declaration.js';
+import { prerequisites, PrerequisiteError } from './lib/prerequisites.js';
+import { buildReport, printReport, rulesNamedInSuite, runExitCode, scenarioResults, type ScenarioResult } from './lib/report.js';
+
+export interface ProveRequest { id: number; rule: string; url: string; fixturesSecret: string }
+export interface ProveAnswer { id: number; code: number; out: string }
+
+const repo = fileURLToPath(new URL('../', import.meta.url));
+const declaration = join(repo, 'conformance/declarations/reference.yaml');
+readDeclaration(declaration);
+process.env.SITE_MCP_DECLARATION = declaration;
+
+// Cucumber's formatter output goes to the current run's text (one run at a time in a worker).
+let out = '';
+const sink = new Writable({ write: (chunk, _encoding, done) => ((out += String(chunk)), done()) });
+const environment: IRunEnvironment = { cwd: repo, stdout: sink, stderr: sink, env: process.env };
+// The CLI's default profile (not @wip), in this process (parallel 0); progress output as the CLI prints it, no files.
+const { runConfiguration } = await loadConfiguration({ file: 'cucumber.mjs', provided: { parallel: 0 } }, environment);
+runConfiguration.formats = { stdout: 'progress', files: {}, publish: false, options: {} };
+const baseTags = runConfiguration.sources.tagExpression;
+const support = await loadSupport(runConfiguration, environment);
+const named = rulesNamedInSuite(repo);
+
+async function prove({ rule, url, fixturesSecret }: ProveRequest): Promise<{ code: number; out: string }> {
+  out = '';
+  const log = (line: string) => (out += `${line}\n`);
+  const seed = String(Math.floor(Math.random() * 2 ** 31));
+  Object.assign(process.env, { SITE_MCP_SEED: seed, SITE_MCP_URL: url, SITE_MCP_FIXTURES_SECRET: fixturesSecret });
+  let extras: { stop(): Promise<void> } | undefined;
+  try {
+    try {
+      extras = await prerequisites({ url, fixturesSecret });
+    } catch (error) {
+      log(error instanceof PrerequisiteError ? error.message : `prerequisite failed: ${(error as Error).message}`);
+      return { code: 2, out };
+    }
+    const tagExpression = `(${baseTags}) and (@rule:${rule})`;
+    log(`conformance target ${url} · seed ${seed} · tags ${tagExpression} · in-process (prove-worker) · declaration conformance/declarations/reference.yaml`);
+    const envelopes: Record<string, any>[] = [];
+    const { success } = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, tagExpression }, support }, environment, (envelope) =>
+      envelopes.push(envelope as Record<string, any>),
+    );
+    const scenarios: ScenarioResult[] = scenarioResults(envelopes);
+    // A broken server must fail its rule outright: no expected failure applies (as the CLI's --break has it).
+    const report = buildReport(scenarios, new Map(), new Set([...named.features, ...named.properties]));
+    printReport(report, log);
+    const code = runExitCode(report, success, log);
+    return { code, out };
+  } catch (error) {
+    log(`the run for ${rule} failed: ${(error as Error).stack ?? (error as Error).message}`);
+    return { code: 1, out };
+  } finally {
+    await extras?.stop();
+  }
+}
+
+// One request at a time: prove-checks sends the next only after the answer (the environment above is the run's).
+process.on('message', (request: ProveRequest) => {
+  void prove(request).then(({ code, out: text }) => process.send!({ id: request.id, code, out: text } satisfies ProveAnswer));
+});
+// Its parent gone (prove-checks ended or died), the worker has nothing left to do.
+process.on('disconnect', () => process.exit(0));
+process.send!({ id: 0, code: 0, out: 'ready' } satisfies ProveAnswer);
