@@ -146,14 +146,20 @@ export function sharedAjv(): Ajv2020 {
   return sharedAjvCache;
 }
 
+/**
+ * One tool's input or output validator from the shared Ajv, compiled on first use and kept by Ajv: a process that
+ * checks a few tools' answers (a conformance worker) compiles those, not all 2 x 46 schemas at start-up. Undefined
+ * for a name that is not a tool of spec/tools.
+ */
+export function toolValidator(name: string, which: 'input' | 'output'): ValidateFunction | undefined {
+  if (!toolByName(name)) return undefined;
+  return sharedAjv().getSchema(toolSchemaId(name, which));
+}
+
 let validatorsCache: Map<string, { input: ValidateFunction; output: ValidateFunction }> | undefined;
+/** Every tool's validators at once, for a process that serves them all (the reference's call path). */
 export function compileToolValidators(): Map<string, { input: ValidateFunction; output: ValidateFunction }> {
-  if (!validatorsCache) {
-    const ajv = sharedAjv();
-    validatorsCache = new Map(
-      loadTools().map((t) => [t.name, { input: ajv.getSchema(toolSchemaId(t.name, 'input'))!, output: ajv.getSchema(toolSchemaId(t.name, 'output'))! }]),
-    );
-  }
+  validatorsCache ??= new Map(loadTools().map((t) => [t.name, { input: toolValidator(t.name, 'input')!, output: toolValidator(t.name, 'output')! }]));
   return validatorsCache;
 }
 

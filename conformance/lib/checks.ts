@@ -14,7 +14,7 @@
 //   response_schema_conformance  declared data validates against the tool's outputSchema (outputSchemas)
 //   error_code_known             declared error.code is one the target declared (errorCodes)
 // A failing check throws CheckFailure: the step fails with the check, the tool and the reason.
-import { compileToolValidators, loadTools, sharedAjv, SPEC_BASE } from '../../spec/index.js';
+import { loadTools, sharedAjv, SPEC_BASE, toolValidator } from '../../spec/index.js';
 import { activeDeclaration, declaredErrorCodes, everyErrorKindDeclared, type Declaration } from './declaration.js';
 
 export interface ToolCallRecord {
@@ -44,9 +44,10 @@ export class CheckFailure extends Error {
   }
 }
 
-const ajv = sharedAjv();
-const errorObject = ajv.getSchema(`${SPEC_BASE}schemas/error.schema.json`)!;
-const validators = compileToolValidators();
+// Validators are compiled when a check first needs them (Ajv keeps them): loading the steps, which the CLI's
+// coordinator and every Cucumber worker do, compiles none, and a worker compiles only the output schemas of the
+// tools its scenarios call.
+const errorObject = () => sharedAjv().getSchema(`${SPEC_BASE}schemas/error.schema.json`)!;
 const catalogue = new Set(loadTools().map((t) => t.name));
 // JSON-RPC 2.0's client-side error codes, and MCP's -32002 (resource not found, for resources/read);
 // -32603 (internal error) is a server error. The one list every check and step uses.
@@ -126,7 +127,8 @@ export const CHECKS: readonly Check[] = [
     kind: 'declared',
     needs: 'errorObject',
     run(record, env) {
-      if (env && !env.ok && !errorObject(env.error)) throw new CheckFailure('error_object_conformance', record.tool, `${ajv.errorsText(errorObject.errors)} in ${clip(env.error)}`);
+      const validate = errorObject();
+      if (env && !env.ok && !validate(env.error)) throw new CheckFailure('error_object_conformance', record.tool, `${sharedAjv().errorsText(validate.errors)} in ${clip(env.error)}`);
     },
   },
   {
@@ -134,8 +136,8 @@ export const CHECKS: readonly Check[] = [
     kind: 'declared',
     needs: 'outputSchemas',
     run(record, env) {
-      const output = validators.get(record.tool)?.output;
-      if (env?.ok && output && !output(env.data)) throw new CheckFailure('response_schema_conformance', record.tool, `${ajv.errorsText(output.errors)} in ${clip(env.data)}`);
+      const output = env?.ok ? toolValidator(record.tool, 'output') : undefined;
+      if (output && !output(env!.data)) throw new CheckFailure('response_schema_conformance', record.tool, `${sharedAjv().errorsText(output.errors)} in ${clip(env!.data)}`);
     },
   },
   {
