@@ -40,100 +40,115 @@
 // workers through SITE_MCP_URL / SITE_MCP_FIXTURES_SECRET, and stops it at the end, whatever happens.
 // Exits non-zero on any unexpected failure, any generic check failure, an expected failure that now passes,
 // a failed prerequisite (e.g. the fixtures protocol answering 404), or a run in which no scenario ran.
+
+// The command line is checked first (checkCommandLine), with only what each check needs: Cucumber, the checks,
+// the report and the servers are imported afterwards, so a refused command costs a fraction of a second instead
+// of loading all of them (about 1 s of CPU; issue 16: cli-first-contact spawns some twenty refused commands).
 import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve as resolvePath } from 'node:path';
-import { DeclarationError, readDeclaration } from './lib/declaration.js';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, usageError } from './lib/cli-args.js';
-import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
-import { resolveTarget, startBrokenServer, type Target } from './lib/target.js';
-import { prerequisites, PrerequisiteError } from './lib/prerequisites.js';
-import { loadRules } from '../spec/index.js';
-import { buildReport, ExpectedFailuresError, runExitCode, readExpectedFailures, printReport, reportJson, rulesNamedInSuite, scenarioResults, summaryMarkdown, vitestResults, type ScenarioResult } from './lib/report.js';
+import type { Target } from './lib/target.js';
+import type { ScenarioResult } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
-const { values, positionals } = parseCommandLine({
-  command: 'npm run conformance',
-  sourceFile: fileURLToPath(import.meta.url),
-  allowPositionals: true,
-  options: {
-    url: { type: 'string' },
-    'fixtures-secret': { type: 'string' },
-    tags: { type: 'string' },
-    name: { type: 'string', multiple: true },
-    seed: { type: 'string' },
-    parallel: { type: 'string', default: '2' },
-    'include-wip': { type: 'boolean', default: false },
-    // Also run the fast-check properties (vitest, conformance/properties) against the same target.
-    properties: { type: 'boolean', default: false },
-    // Merge an existing vitest JSON report (`vitest run --reporter=json --outputFile=…`) into the rule report.
-    'vitest-report': { type: 'string' },
-    // Check the features for undefined or ambiguous steps without a target.
-    'dry-run': { type: 'boolean', default: false },
-    // Starts a server deliberately broken for these rules (conformance/broken/; proves checks can fail, see prove-checks.ts).
-    break: { type: 'string', multiple: true },
-    // The target's implementation declaration (spec/schemas/declaration.schema.json): without it only what the
-    // source says is checked, and checks that need a declared choice are reported as not checked.
-    declaration: { type: 'string' },
-    'report-dir': { type: 'string' },
-    rules: { type: 'string' },
-    'expected-failures': { type: 'string' },
-  },
-});
 
-const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
-if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}.`);
-process.env.SITE_MCP_SEED = seed;
-const parallel = Number(values.parallel);
-if (!Number.isInteger(parallel) || parallel < 1) usageError(`--parallel takes a positive integer, got ${JSON.stringify(values.parallel)}.`);
-const reportsDir = values['report-dir'] ? resolvePath(values['report-dir']) : join(repo, 'reports');
-await mkdir(reportsDir, { recursive: true });
+/**
+ * Parses the options and refuses, with one sentence and exit 2, everything that is wrong without a run: an unknown
+ * option or a bad value, a declaration or expected-failures file that cannot be used, an unknown or unchecked rule
+ * id in --rules. The target itself (reachable, fixtures protocol, secret) is checked by main's prerequisites.
+ */
+async function checkCommandLine() {
+  const { values, positionals } = parseCommandLine({
+    command: 'npm run conformance',
+    sourceFile: fileURLToPath(import.meta.url),
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      'fixtures-secret': { type: 'string' },
+      tags: { type: 'string' },
+      name: { type: 'string', multiple: true },
+      seed: { type: 'string' },
+      parallel: { type: 'string', default: '2' },
+      'include-wip': { type: 'boolean', default: false },
+      // Also run the fast-check properties (vitest, conformance/properties) against the same target.
+      properties: { type: 'boolean', default: false },
+      // Merge an existing vitest JSON report (`vitest run --reporter=json --outputFile=…`) into the rule report.
+      'vitest-report': { type: 'string' },
+      // Check the features for undefined or ambiguous steps without a target.
+      'dry-run': { type: 'boolean', default: false },
+      // Starts a server deliberately broken for these rules (conformance/broken/; proves checks can fail, see prove-checks.ts).
+      break: { type: 'string', multiple: true },
+      // The target's implementation declaration (spec/schemas/declaration.schema.json): without it only what the
+      // source says is checked, and checks that need a declared choice are reported as not checked.
+      declaration: { type: 'string' },
+      'report-dir': { type: 'string' },
+      rules: { type: 'string' },
+      'expected-failures': { type: 'string' },
+    },
+  });
 
-if (values.declaration) {
-  const path = resolvePath(values.declaration);
-  try {
-    readDeclaration(path);
-  } catch (error) {
-    if (!(error instanceof DeclarationError)) throw error;
-    console.error(error.message);
-    process.exit(2);
-  }
-  process.env.SITE_MCP_DECLARATION = path;
-} else delete process.env.SITE_MCP_DECLARATION;
+  const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
+  if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}.`);
+  const parallel = Number(values.parallel);
+  if (!Number.isInteger(parallel) || parallel < 1) usageError(`--parallel takes a positive integer, got ${JSON.stringify(values.parallel)}.`);
 
-// A deliberately broken server must fail its rule outright: expected failures do not apply to it.
-let expected = new Map<string, string>();
-if (!values.break?.length) {
-  try {
-    expected = readExpectedFailures(values['expected-failures'] ? resolvePath(values['expected-failures']) : join(repo, 'conformance/expected-failures.yaml'));
-  } catch (error) {
-    if (!(error instanceof ExpectedFailuresError)) throw error;
-    usageError(error.message);
-  }
-}
-
-const named = rulesNamedInSuite(repo);
-/** --rules: the rule ids asked for, each known to the catalogue and checked by a scenario or (with --properties) a property. */
-const onlyRules = values.rules === undefined ? undefined : values.rules.split(',').map((r) => r.trim()).filter(Boolean);
-if (onlyRules) {
-  if (onlyRules.length === 0) usageError('--rules takes rule ids separated by commas, e.g. --rules scope-ceiling,tool-catalogue-exact.');
-  const catalogue = new Map(loadRules().map((r) => [r.id, r]));
-  const unknown = onlyRules.filter((r) => !catalogue.has(r));
-  if (unknown.length) usageError(`--rules: ${unknown.map((r) => JSON.stringify(r)).join(', ')} ${unknown.length === 1 ? 'is not a rule id' : 'are not rule ids'} of spec/rules; the ids are the "id" fields of spec/rules/*.yaml.`);
-  for (const id of onlyRules) {
-    if (named.features.has(id)) continue;
-    if (named.properties.has(id)) {
-      if (!values.properties) usageError(`--rules: ${id} is checked only by a property; add --properties to run it.`);
-      continue;
+  const { ExpectedFailuresError, readExpectedFailures, rulesNamedInSuite } = await import('./lib/run-selection.js');
+  const named = rulesNamedInSuite(repo);
+  /** --rules: the rule ids asked for, each known to the catalogue and checked by a scenario or (with --properties) a property. */
+  const onlyRules = values.rules === undefined ? undefined : values.rules.split(',').map((r) => r.trim()).filter(Boolean);
+  if (onlyRules) {
+    if (onlyRules.length === 0) usageError('--rules takes rule ids separated by commas, e.g. --rules scope-ceiling,tool-catalogue-exact.');
+    const { loadRules } = await import('../spec/index.js');
+    const catalogue = new Map(loadRules().map((r) => [r.id, r]));
+    const unknown = onlyRules.filter((r) => !catalogue.has(r));
+    if (unknown.length) usageError(`--rules: ${unknown.map((r) => JSON.stringify(r)).join(', ')} ${unknown.length === 1 ? 'is not a rule id' : 'are not rule ids'} of spec/rules; the ids are the "id" fields of spec/rules/*.yaml.`);
+    for (const id of onlyRules) {
+      if (named.features.has(id)) continue;
+      if (named.properties.has(id)) {
+        if (!values.properties) usageError(`--rules: ${id} is checked only by a property; add --properties to run it.`);
+        continue;
+      }
+      const rule = catalogue.get(id)!;
+      usageError(`--rules: the kit has no check that runs against a target for ${id}${rule.untestable ? ` (untestable: ${rule.untestable.replace(/\.$/, "")})` : rule.blackBox === false ? ` (checked by the reference's own tests: ${(rule.checkedBy ?? []).join(', ')})` : ''}.`);
     }
-    const rule = catalogue.get(id)!;
-    usageError(`--rules: the kit has no check that runs against a target for ${id}${rule.untestable ? ` (untestable: ${rule.untestable.replace(/\.$/, "")})` : rule.blackBox === false ? ` (checked by the reference's own tests: ${(rule.checkedBy ?? []).join(', ')})` : ''}.`);
   }
+
+  let declaration: string | undefined;
+  if (values.declaration) {
+    declaration = resolvePath(values.declaration);
+    const { DeclarationError, readDeclaration } = await import('./lib/declaration.js');
+    try {
+      readDeclaration(declaration);
+    } catch (error) {
+      if (!(error instanceof DeclarationError)) throw error;
+      usageError(error.message);
+    }
+  }
+
+  // A deliberately broken server must fail its rule outright: expected failures do not apply to it.
+  let expected = new Map<string, string>();
+  if (!values.break?.length) {
+    try {
+      expected = readExpectedFailures(values['expected-failures'] ? resolvePath(values['expected-failures']) : join(repo, 'conformance/expected-failures.yaml'));
+    } catch (error) {
+      if (!(error instanceof ExpectedFailuresError)) throw error;
+      usageError(error.message);
+    }
+  }
+  const reportsDir = values['report-dir'] ? resolvePath(values['report-dir']) : join(repo, 'reports');
+  return { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir };
 }
+
+const { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir } = await checkCommandLine();
+process.env.SITE_MCP_SEED = seed;
+if (declaration) process.env.SITE_MCP_DECLARATION = declaration;
+else delete process.env.SITE_MCP_DECLARATION;
+await mkdir(reportsDir, { recursive: true });
 const rulesTagExpression = onlyRules?.map((r) => `@rule:${r}`).join(' or ');
 
 const quote = (s: string) => s.replace(/["\\^$.*+?()[\]{}|]/g, '\\$&');
@@ -172,6 +187,7 @@ function runProperties(target: Target): Promise<string> {
 }
 
 async function main(): Promise<number> {
+  const { resolveTarget, startBrokenServer } = await import('./lib/target.js');
   const target: Target = values['dry-run']
     ? { url: 'http://127.0.0.1:9', fixturesSecret: 'dry-run', stop: async () => undefined }
     : values.break?.length
@@ -182,6 +198,7 @@ async function main(): Promise<number> {
     process.env.SITE_MCP_URL = target.url;
     process.env.SITE_MCP_FIXTURES_SECRET = target.fixturesSecret;
     if (!values['dry-run']) {
+      const { prerequisites, PrerequisiteError } = await import('./lib/prerequisites.js');
       try {
         extras = await prerequisites(target);
       } catch (error) {
@@ -194,6 +211,8 @@ async function main(): Promise<number> {
 
     const properties = values.properties && !values['dry-run'] ? runProperties(target) : undefined;
     properties?.catch(() => undefined);
+    const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
+    const { buildReport, runExitCode, printReport, reportJson, scenarioResults, summaryMarkdown, vitestResults } = await import('./lib/report.js');
     const { runConfiguration } = await loadConfiguration(
       {
         file: 'cucumber.mjs',
