@@ -1,7 +1,7 @@
 // The kit as a product (issue 10): what `npm pack` makes works in an empty folder with nothing from this checkout.
 // The tarball is installed from the npm registry's dependencies (as a user would), then its `site-mcp` command
 // answers --help, serves the reference, runs the suite against it with reports, runs a fast-check property in the
-// same run (--properties, limited with --rules), judges by the user's own --expected-failures file, and answers an
+// same run (--properties, limited with --rules) judged by the user's own --expected-failures file, and answers an
 // unreachable URL with one sentence and exit 2.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -73,23 +73,24 @@ describe('the packed kit in an empty folder', () => {
     for (const file of ['junit.xml', 'report.html', 'rules.json']) expect(existsSync(join(dir, 'app', 'out', file)), file).toBe(true);
   }, 300_000);
 
-  it('runs the fast-check properties of the rules asked for in the same run (--rules, --properties)', async () => {
+  // One run for two things (each conformance run from the package costs a Cucumber start-up): the property of a rule
+  // runs from the installed package in the same report (--rules, --properties), and the user's own
+  // --expected-failures file (relative to the current folder) is the list the run is judged by.
+  it('runs the fast-check properties of the rules asked for in the same run, and judges by the user\'s own --expected-failures file; a missing one exits 2', async () => {
     expect(url, 'the serve test runs first').toBeTruthy();
-    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out-properties', '--rules', 'content-write-draft-only', '--properties', '--seed', '7']);
-    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
-    const rules = JSON.parse(await readFile(join(dir, 'app', 'out-properties', 'rules.json'), 'utf8')) as { rules: { rule: string; status: string; scenarios: { name: string; where: string; status: string }[] }[] };
-    const rule = rules.rules.find((r) => r.rule === 'content-write-draft-only');
+    await writeFile(join(dir, 'app', 'expected.yaml'), 'expected:\n  - rule: tool-catalogue-exact\n    reason: listed to see the file is read\n');
+    // The reference passes the rule, so listing it as expected to fail turns the run red (exit 1): the file was read.
+    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out-properties', '--rules', 'content-write-draft-only,tool-catalogue-exact', '--properties', '--seed', '7', '--expected-failures', 'expected.yaml']);
+    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(1);
+    expect(result.stdout).toMatch(/tool-catalogue-exact\s+XPASS/);
+    const report = JSON.parse(await readFile(join(dir, 'app', 'out-properties', 'conformance.json'), 'utf8')) as { summary: { problems: number; unexpectedPasses: number; scenariosFailed: number }; rules: { rule: string; status: string; scenarios: { name: string; where: string; status: string }[] }[] };
+    // The unexpected pass is the run's only problem: everything else passed, as a run without the list would.
+    expect(report.summary, JSON.stringify(report.summary)).toMatchObject({ problems: 1, unexpectedPasses: 1, scenariosFailed: 0 });
+    expect(report.rules.find((r) => r.rule === 'tool-catalogue-exact')?.status).toBe('xpass');
+    const rule = report.rules.find((r) => r.rule === 'content-write-draft-only');
     expect(rule?.status).toBe('passed');
     // The property ran from the installed package (not only the Gherkin scenarios of the rule).
     expect(rule?.scenarios.some((s) => /node_modules\/site-mcp\/conformance\/properties\/draft-only\.test\.ts$/.test(s.where) && s.status === 'passed'), JSON.stringify(rule)).toBe(true);
-  }, 300_000);
-
-  it('judges by the user\'s own --expected-failures file, and a missing one exits 2', async () => {
-    await writeFile(join(dir, 'app', 'expected.yaml'), 'expected:\n  - rule: tool-catalogue-exact\n    reason: listed to see the file is read\n');
-    // The reference passes the rule, so listing it as expected to fail turns the run red: the file was read.
-    const listed = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out-expected', '--rules', 'tool-catalogue-exact', '--expected-failures', 'expected.yaml']);
-    expect(listed.code, listed.stdout.slice(-2000) + listed.stderr.slice(-2000)).toBe(1);
-    expect(listed.stdout).toMatch(/tool-catalogue-exact\s+XPASS/);
     const missing = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--expected-failures', 'no-such-file.yaml']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read the expected-failures file/);
