@@ -103,7 +103,7 @@ function scenarioTimes(junitFile: string): Run['scenarios'] {
 
 async function conformanceRun(url: string, secret: string, parallel: number): Promise<Run> {
   const reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-suite-'));
-  const args = ['--import', 'tsx', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', '--parallel', String(parallel), '--report-dir', reportDir, ...positionals];
+  const args = ['--import', 'tsx/esm', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', '--parallel', String(parallel), '--report-dir', reportDir, ...positionals];
   const serverCpu0 = cpuSeconds(serverPid);
   const browserCpu0 = descendantsCpuSeconds(serverPid);
   const kitCpu0 = exitedChildrenCpuSeconds();
