@@ -5,6 +5,10 @@ import { defineConfig } from 'vitest/config';
 // domain-foreign-hostname-same-time): they run after every other file, one at a time, so no test file of ours
 // runs beside them (with a second file beside it, domain-timing failed once in three runs at load 14).
 const timing = ['reference/test/sign-in-timing.test.ts', 'reference/test/domain-timing.test.ts'];
+// Files that replace a module (vi.mock): each runs in a fresh module graph of its own. Every other file shares its
+// worker's loaded modules with the files before it (isolate: false), which saves loading the reference and the
+// kit again for each of ~60 files (issue 16); reference/test/vitest-config.test.ts keeps this list whole.
+export const moduleMocks = ['reference/test/pairing.test.ts'];
 
 export default defineConfig({
   test: {
@@ -24,12 +28,14 @@ export default defineConfig({
         test: {
           name: 'tests',
           include: ['spec/test/**/*.test.ts', 'reference/test/**/*.test.ts', 'conformance/properties/**/*.test.ts', 'conformance/variants/**/*.test.ts', 'conformance/test/**/*.test.ts'],
-          exclude: timing,
+          exclude: [...timing, ...moduleMocks],
+          isolate: false,
           // Property tests are black-box: one target server for all of them (conformance/properties/global-setup.ts).
           globalSetup: ['conformance/properties/global-setup.ts'],
           sequence: { groupOrder: 0 },
         },
       },
+      { extends: true, test: { name: 'module-mocks', include: moduleMocks, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'timing', include: timing, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },

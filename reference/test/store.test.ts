@@ -241,6 +241,8 @@ describe('Store', () => {
       const activity = new ActivityLog(dir, 90);
       await activity.append({ at: new Date(0).toISOString(), connectionId: 'c', workspaceId: 'ws_a', websiteId: null, kind: 'tool', name: 'list_sites', outcome: 'ok' });
       expect(datasync).toHaveBeenCalled();
+      // The log keeps its day file open; a worker that runs other files next must not find it closed by GC.
+      await activity.close();
     } finally {
       sync.mockRestore();
       datasync.mockRestore();
