@@ -24,8 +24,8 @@
 //                        "xfail"; one that passes fails the run. A missing or invalid file stops the run with exit 2.
 //
 // Reports, in --report-dir (default reports/ of this repository): junit.xml (one testcase per scenario),
-// report.html (Cucumber's HTML report), rules.json (rule → status → scenarios), summary.md (for a CI job summary)
-// and conformance.json (everything above in one file).
+// report.html (Cucumber's HTML report), rules.json (rule → status → scenarios), summary.md (for a CI job summary),
+// conformance.json (everything above in one file) and cucumber-messages.ndjson (Cucumber's message stream).
 //
 // Exit codes: 0 every check passed; 1 a check failed (or an expected failure passed); 2 the run could not start
 // (a wrong option, an unknown rule id in --rules, a missing or invalid --expected-failures file, an unreachable
@@ -226,8 +226,13 @@ async function main(): Promise<number> {
     );
     // Feature paths on the command line replace the configured ones (Cucumber would add them to the glob).
     if (positionals.length) runConfiguration.sources.paths = positionals;
-    // Reports CI understands, from Cucumber's own formatters.
-    if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'junit.xml')]: 'junit', [join(reportsDir, 'report.html')]: 'html' };
+    // Reports CI understands, from Cucumber's own formatters, and Cucumber's message stream, all in this run's
+    // report directory (cucumber.mjs names reports/ for direct use): runs side by side, as in `npm test`, must not
+    // write one file.
+    if (!values['dry-run']) {
+      const others = Object.entries(runConfiguration.formats.files).filter(([, formatter]) => formatter !== 'message');
+      runConfiguration.formats.files = { ...Object.fromEntries(others), [join(reportsDir, 'cucumber-messages.ndjson')]: 'message', [join(reportsDir, 'junit.xml')]: 'junit', [join(reportsDir, 'report.html')]: 'html' };
+    }
     console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${parallel} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
     // Messages are collected in-process (the message file written by the formatter may still be flushing).
     const envelopes: Record<string, any>[] = [];
