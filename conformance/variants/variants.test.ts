@@ -3,22 +3,33 @@
 // errors and listed tools, errors without details, unknown tools refused with a JSON-RPC error) must pass every
 // scenario, checked by the source alone and with its own declaration. Each run starts its own reference server.
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-function runVariant(args: string[], script = 'conformance/variants/run.ts'): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
-    child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
-    child.once('exit', (code) => resolve({ code: code ?? 1, output }));
-  });
+async function runVariant(args: string[], script = 'conformance/variants/run.ts'): Promise<{ code: number; output: string }> {
+  // Reports of their own: `npm test` runs the features phase beside this file, and reports/ is that run's.
+  const reports = await mkdtemp(join(tmpdir(), 'site-mcp-variant-reports-'));
+  try {
+    return await new Promise((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, ...args, '--report-dir', reports], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
+      child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
+      child.once('exit', (code) => resolve({ code: code ?? 1, output }));
+    });
+  } finally {
+    await rm(reports, { recursive: true, force: true });
+  }
 }
 
-describe('correct variants', () => {
+// The runs wait on their servers most of the time: side by side, the file's longest chain is one whole suite, not
+// two (issue 16). Each has its own reference, proxy and report directory.
+describe.concurrent('correct variants', () => {
   it('rule:kit-judges-by-source — the renamed variant passes every scenario without a declaration (source checks only)', async () => {
     const { code, output } = await runVariant([]);
     expect(output).toMatch(/\b(\d+) scenarios passed, 0 failed/);
