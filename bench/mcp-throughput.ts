@@ -93,7 +93,7 @@ async function measureReference(label: string, dir: string, round: number): Prom
 }
 
 async function measureBaseline(): Promise<Figure> {
-  const baseline = await startChild(['--import', 'tsx', 'bench/sdk-stateless-baseline.ts'], repo);
+  const baseline = await startChild(['--import', 'tsx/esm', 'bench/sdk-stateless-baseline.ts'], repo);
   try {
     return await measure('SDK stateless example (baseline)', baseline.url, {}, baseline.pid);
   } finally {

@@ -65,7 +65,7 @@ async function startServer(dataDir: string): Promise<{ url: string; child: Child
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'reference/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', SECRET, '--no-seed', '--rate-limits', '100000000,100000000'],
+    ['--import', 'tsx/esm', 'reference/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', SECRET, '--no-seed', '--rate-limits', '100000000,100000000'],
     { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {

@@ -55,7 +55,7 @@ const idle: Worker[] = [];
 
 /** A worker (conformance/prove-worker.ts) in a child process; ready once it has loaded Cucumber and the steps. */
 function startWorker(): Worker {
-  const child = fork(join(repo, 'conformance/prove-worker.ts'), [], { cwd: repo, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = fork(join(repo, 'conformance/prove-worker.ts'), [], { cwd: repo, execArgv: ['--import', 'tsx/esm'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let tail = '';
   const keep = (d: Buffer) => (tail = (tail + String(d)).slice(-5000));
   child.stdout!.on('data', keep);
@@ -121,7 +121,7 @@ async function throughCli(rule: string): Promise<{ code: number; out: string }> 
     const args = ['--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--report-dir', reportDir, '--expected-failures', noExpectedFailures, '--rules', rule, '--properties'];
     // The target through the environment, as the CLI documents, so the secret is on no command line.
     const env = { ...process.env, SITE_MCP_URL: server.url, SITE_MCP_FIXTURES_SECRET: server.fixturesSecret };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx/esm', 'conformance/cli.ts', ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));

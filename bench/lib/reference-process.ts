@@ -58,7 +58,7 @@ export async function startReference(options: ReferenceOptions): Promise<ChildSe
   const profile = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir, ...(options.profileName ? ['--cpu-prof-name', options.profileName] : [])] : [];
   try {
     const server = await startChild(
-      [...profile, '--import', 'tsx', join(options.checkout, 'reference/main.ts'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...(options.args ?? [])],
+      [...profile, '--import', 'tsx/esm', join(options.checkout, 'reference/main.ts'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...(options.args ?? [])],
       options.checkout,
       { quiet: options.quiet },
     );

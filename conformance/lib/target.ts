@@ -87,7 +87,7 @@ export async function startReferenceServer(extraArgs: string[] = [], program = '
   guardProcess();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(repo, program), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...extraArgs],
+    ['--import', 'tsx/esm', join(repo, program), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', fixturesSecret, '--no-seed', ...extraArgs],
     // NODE_OPTIONS is cleared so the server never inherits the suite's loaders or inspector flags.
     { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );

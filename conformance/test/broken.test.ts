@@ -27,7 +27,7 @@ describe('broken servers', () => {
   });
 
   it('refuse a rule they cannot break: one sentence, exit 2', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'conformance/broken/serve.ts', '--break', 'no-such-rule'], { cwd: repo, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const run = spawnSync(process.execPath, ['--import', 'tsx/esm', 'conformance/broken/serve.ts', '--break', 'no-such-rule'], { cwd: repo, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('no-such-rule');

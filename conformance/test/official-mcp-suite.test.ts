@@ -125,7 +125,7 @@ describe('@modelcontextprotocol/conformance server scenarios against the referen
 describe('conformance/official-suite.ts, the command for any endpoint', () => {
   const command = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/official-suite.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', SITE_MCP_TOKEN: '' } });
+      const child = spawn(process.execPath, ['--import', 'tsx/esm', 'conformance/official-suite.ts', ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', SITE_MCP_TOKEN: '' } });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

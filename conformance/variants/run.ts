@@ -19,7 +19,7 @@ try {
   status = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'conformance/cli.ts', '--url', proxy.url, '--fixtures-secret', reference.fixturesSecret, ...(declared ? ['--declaration', 'conformance/variants/renamed.declaration.yaml'] : []), ...rest],
+      ['--import', 'tsx/esm', 'conformance/cli.ts', '--url', proxy.url, '--fixtures-secret', reference.fixturesSecret, ...(declared ? ['--declaration', 'conformance/variants/renamed.declaration.yaml'] : []), ...rest],
       { cwd: repo, stdio: 'inherit' },
     );
     child.once('exit', (code) => resolve(code ?? 1));

@@ -16,7 +16,7 @@ async function runVariant(args: string[], script = 'conformance/variants/run.ts'
   const reports = await mkdtemp(join(tmpdir(), 'site-mcp-variant-reports-'));
   try {
     return await new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, ...args, '--report-dir', reports], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+      const child = spawn(process.execPath, ['--import', 'tsx/esm', script, ...args, '--report-dir', reports], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
       child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));

@@ -34,7 +34,7 @@ let child: ChildProcess | undefined;
 async function startServer(): Promise<string> {
   child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'reference/main.ts', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', SECRET, '--no-seed', '--rate-limits', '100000,100000'],
+    ['--import', 'tsx/esm', 'reference/main.ts', '--port', '0', '--data-dir', dataDir, '--fixtures-secret', SECRET, '--no-seed', '--rate-limits', '100000,100000'],
     { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
