@@ -1,7 +1,8 @@
 // The services one reference-server process shares: store, activity log, limiters, the tool catalogue from
 // spec/ with its compiled validators, and the handler table. Built once at start-up, never per request.
 import { join } from 'node:path';
-import { compileToolValidators, loadLimits, loadTools, targetsSite, type Limits, type ToolDefinition } from '../spec/index.js';
+import { loadLimits, loadTools, targetsSite, toolValidator, type Limits, type ToolDefinition } from '../spec/index.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ActivityLog } from './store/activity.js';
 import { DiskAssetFiles, sweepAssetFiles } from './store/asset-files.js';
 import { Store, type StoreHooks } from './store/store.js';
@@ -29,8 +30,8 @@ export const limits = loadLimits();
 export interface CatalogueEntry {
   definition: ToolDefinition;
   gate: Gate;
-  validateInput: ReturnType<typeof compileToolValidators> extends Map<string, infer V> ? V extends { input: infer I } ? I : never : never;
-  validateOutput: ReturnType<typeof compileToolValidators> extends Map<string, infer V> ? V extends { output: infer O } ? O : never : never;
+  readonly validateInput: ValidateFunction;
+  readonly validateOutput: ValidateFunction;
 }
 
 /** Derives each tool's gate from its spec definition: read-only tools need a viewer, owner-only an owner. */
@@ -40,11 +41,22 @@ function gateOf(definition: ToolDefinition): Gate {
 }
 
 export function loadCatalogue(): Map<string, CatalogueEntry> {
-  const validators = compileToolValidators();
   const catalogue = new Map<string, CatalogueEntry>();
   for (const definition of loadTools()) {
-    const v = validators.get(definition.name)!;
-    catalogue.set(definition.name, { definition, gate: gateOf(definition), validateInput: v.input, validateOutput: v.output });
+    // Each validator compiles on the tool's first call and is kept: compiling all 2 x 46 at start-up cost about a
+    // sixth of the server's start-up CPU, paid again by every server a test starts (issue 16).
+    let input: CatalogueEntry['validateInput'] | undefined;
+    let output: CatalogueEntry['validateOutput'] | undefined;
+    catalogue.set(definition.name, {
+      definition,
+      gate: gateOf(definition),
+      get validateInput() {
+        return (input ??= toolValidator(definition.name, 'input')!);
+      },
+      get validateOutput() {
+        return (output ??= toolValidator(definition.name, 'output')!);
+      },
+    });
   }
   return catalogue;
 }

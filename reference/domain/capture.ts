@@ -12,7 +12,7 @@
 //   escaped the interception to a closed proxy port, so a request outside route() fails instead of connecting.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
 import type { Network } from '../services.js';
 import type { Captured } from '../../generated/schemas/section-content.js';
@@ -130,7 +130,9 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
 
   const launch = (): Promise<Browser> => {
     if (!browser) {
-      const started = chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS, timeout: 20_000 });
+      // Loaded on the first capture, not at start-up: a server that never migrates a site never pays for
+      // playwright-core's module (about a tenth of the reference's start-up CPU, issue 16).
+      const started = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS, timeout: 20_000 }));
       browser = started;
       started.then(
         // A browser that crashed or was killed is started afresh on the next capture instead of failing every page.
