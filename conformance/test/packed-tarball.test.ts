@@ -1,5 +1,5 @@
 // The kit as a product (issue 10): what `npm pack` makes works in an empty folder with nothing from this checkout.
-// The tarball is installed from the npm registry's dependencies (as a user would), then its `site-mcp` command
+// The tarball is installed with its dependencies from the npm registry (as a user would; npm's cache first), then its `site-mcp` command
 // answers --help, serves the reference, runs the suite against it with reports, runs a fast-check property in the
 // same run (--properties, limited with --rules) judged by the user's own --expected-failures file, and answers an
 // unreachable URL with one sentence and exit 2.
@@ -35,7 +35,10 @@ beforeAll(async () => {
   const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
   await run('mkdir', [join(dir, 'app')]);
   await writeFile(join(dir, 'app', 'package.json'), JSON.stringify({ name: 'empty-folder', private: true }));
-  await run(existsSync(npm) ? npm : 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', join(dir, tarball)], { cwd: join(dir, 'app'), timeout: 300_000 });
+  // --prefer-offline: the registry's packages as npm's cache holds them (npm ci filled it), without asking the
+  // registry again whether each of ~270 packuments changed: 4.7 s instead of 16.3 s (issue 16). A package the cache
+  // lacks is still fetched from the registry, as a user's install would.
+  await run(existsSync(npm) ? npm : 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline', join(dir, tarball)], { cwd: join(dir, 'app'), timeout: 300_000 });
   bin = join(dir, 'app', 'node_modules', '.bin', 'site-mcp');
 }, 400_000);
 
