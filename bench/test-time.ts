@@ -59,7 +59,7 @@ function command(phase: Phase, dir: string): string[] {
     case 'unit':
       return [node, bin('vitest/vitest.mjs'), 'run', ...positionals, '--reporter=default', '--reporter=json', `--outputFile.json=${join(dir, 'vitest.json')}`];
     case 'features':
-      return [node, '--import', 'tsx/esm', 'conformance/cli.ts', '--declaration', 'conformance/declarations/reference.yaml', '--report-dir', dir];
+      return [node, '--import', 'tsx/esm', 'conformance/cli.ts', '--declaration', 'conformance/declarations/reference.yaml', '--parallel', '1', '--report-dir', dir];
     case 'prove-checks':
       return [node, '--import', 'tsx/esm', 'conformance/prove-checks.ts'];
   }

@@ -12,11 +12,13 @@ import { describe, expect, it } from 'vitest';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
 async function runVariant(args: string[], script = 'conformance/variants/run.ts'): Promise<{ code: number; output: string }> {
-  // Reports of their own: `npm test` runs the features phase beside this file, and reports/ is that run's.
+  // Reports of their own: reports/ is the features phase's run. One scenario at a time in the CLI's own process
+  // (--parallel 1): the four runs are side by side already, and Cucumber's worker threads cost about 4 s more CPU
+  // per whole suite (issue 16).
   const reports = await mkdtemp(join(tmpdir(), 'site-mcp-variant-reports-'));
   try {
     return await new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx/esm', script, ...args, '--report-dir', reports], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+      const child = spawn(process.execPath, ['--import', 'tsx/esm', script, ...args, '--parallel', '1', '--report-dir', reports], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
       child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
