@@ -11,6 +11,7 @@
 //
 // Started by prove-checks.ts with `fork` (IPC): requests { id, rule, url, fixturesSecret }, answers { id, code, out }.
 import './lib/require-node.js';
+import { globSync, readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -35,6 +36,14 @@ const environment: IRunEnvironment = { cwd: repo, stdout: sink, stderr: sink, en
 const { runConfiguration } = await loadConfiguration({ file: 'cucumber.mjs', provided: { parallel: 0 } }, environment);
 runConfiguration.formats = { stdout: 'progress', files: {}, publish: false, options: {} };
 const baseTags = runConfiguration.sources.tagExpression;
+// Each feature file's text, read once: a rule's run parses only the files that name its tag (a tag on the Feature
+// or Rule line is in the file too), not all of them again for every rule (about 50 ms of CPU a rule, issue 16).
+const featureTexts = runConfiguration.sources.paths.flatMap((pattern) => globSync(pattern, { cwd: repo })).map((path) => ({ path, text: readFileSync(join(repo, path), 'utf8') }));
+const featuresNaming = (rule: string) => {
+  const tag = new RegExp(`@rule:${rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
+  const paths = featureTexts.filter((f) => tag.test(f.text)).map((f) => f.path);
+  return paths.length ? paths : runConfiguration.sources.paths;
+};
 const support = await loadSupport(runConfiguration, environment);
 const named = rulesNamedInSuite(repo);
 
@@ -54,7 +63,7 @@ async function prove({ rule, url, fixturesSecret }: ProveRequest): Promise<{ cod
     const tagExpression = `(${baseTags}) and (@rule:${rule})`;
     log(`conformance target ${url} · seed ${seed} · tags ${tagExpression} · in-process (prove-worker) · declaration conformance/declarations/reference.yaml`);
     const envelopes: Record<string, any>[] = [];
-    const { success } = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, tagExpression }, support }, environment, (envelope) =>
+    const { success } = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, paths: featuresNaming(rule), tagExpression }, support }, environment, (envelope) =>
       envelopes.push(envelope as Record<string, any>),
     );
     const scenarios: ScenarioResult[] = scenarioResults(envelopes);
