@@ -6,8 +6,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // domain-foreign-hostname-same-time): they run after every other file, one at a time, so no test file of ours
 // runs beside them (with a second file beside it, domain-timing failed once in three runs at load 14).
 const timing = ['reference/test/sign-in-timing.test.ts', 'reference/test/domain-timing.test.ts'];
-// Files that replace a module (vi.mock): each runs in a fresh module graph of its own. Every other file shares its
-// worker's loaded modules with the files before it (isolate: false), which saves loading the reference and the
+// Files that replace a module (vi.mock): each runs in a fresh module graph of its own, as the timing files do. Every
+// other file shares its worker's loaded modules with the files before it (isolate: false), which saves loading the reference and the
 // kit again for each of ~60 files (issue 16); reference/test/vitest-config.test.ts keeps this list whole.
 export const moduleMocks = ['reference/test/pairing.test.ts'];
 

@@ -146,6 +146,8 @@ async function checkCommandLine() {
 
 const { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir } = await checkCommandLine();
 process.env.SITE_MCP_SEED = seed;
+// Before Cucumber or the steps load: with --parallel 1 they run in this process, and lib/declaration.ts keeps the
+// first activeDeclaration() it reads (this process itself only calls readDeclaration before this line).
 if (declaration) process.env.SITE_MCP_DECLARATION = declaration;
 else delete process.env.SITE_MCP_DECLARATION;
 await mkdir(reportsDir, { recursive: true });
@@ -232,10 +234,9 @@ async function main(): Promise<number> {
     // Reports CI understands, from Cucumber's own formatters, and Cucumber's message stream, all in this run's
     // report directory (cucumber.mjs names reports/ for direct use): runs side by side, as in `npm test`, must not
     // write one file.
-    if (!values['dry-run']) {
-      const others = Object.entries(runConfiguration.formats.files).filter(([, formatter]) => formatter !== 'message');
-      runConfiguration.formats.files = { ...Object.fromEntries(others), [join(reportsDir, 'cucumber-messages.ndjson')]: 'message', [join(reportsDir, 'junit.xml')]: 'junit', [join(reportsDir, 'report.html')]: 'html' };
-    }
+    const others = Object.entries(runConfiguration.formats.files).filter(([, formatter]) => formatter !== 'message');
+    runConfiguration.formats.files = { ...Object.fromEntries(others), [join(reportsDir, 'cucumber-messages.ndjson')]: 'message' };
+    if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'junit.xml')]: 'junit', [join(reportsDir, 'report.html')]: 'html' };
     console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${parallel} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
     // Messages are collected in-process (the message file written by the formatter may still be flushing).
     const envelopes: Record<string, any>[] = [];

@@ -157,7 +157,7 @@ export function toolValidator(name: string, which: 'input' | 'output'): Validate
 }
 
 let validatorsCache: Map<string, { input: ValidateFunction; output: ValidateFunction }> | undefined;
-/** Every tool's validators at once, for a process that serves them all (the reference's call path). */
+/** Every tool's validators at once (spec/test/schemas.test.ts compiles them all; the reference compiles each on its tool's first call). */
 export function compileToolValidators(): Map<string, { input: ValidateFunction; output: ValidateFunction }> {
   validatorsCache ??= new Map(loadTools().map((t) => [t.name, { input: toolValidator(t.name, 'input')!, output: toolValidator(t.name, 'output')! }]));
   return validatorsCache;

@@ -35,9 +35,9 @@ beforeAll(async () => {
   const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
   await run('mkdir', [join(dir, 'app')]);
   await writeFile(join(dir, 'app', 'package.json'), JSON.stringify({ name: 'empty-folder', private: true }));
-  // --prefer-offline: the registry's packages as npm's cache holds them (npm ci filled it), without asking the
-  // registry again whether each of ~270 packuments changed: 4.7 s instead of 16.3 s (issue 16). A package the cache
-  // lacks is still fetched from the registry, as a user's install would.
+  // --prefer-offline: what npm's cache already holds is used without asking the registry again whether each of ~270
+  // packuments changed (4.7 s instead of 16.3 s on a machine whose cache has them, issue 16). npm ci caches the
+  // locked tarballs, not always the packuments: what the cache lacks comes from the registry, as a user's install.
   await run(existsSync(npm) ? npm : 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline', join(dir, tarball)], { cwd: join(dir, 'app'), timeout: 300_000 });
   bin = join(dir, 'app', 'node_modules', '.bin', 'site-mcp');
 }, 400_000);

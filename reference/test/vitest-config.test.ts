@@ -17,7 +17,11 @@ function testFiles(dir: string): string[] {
 
 describe('vitest.config.ts', () => {
   it('every test file that mocks a module runs isolated (the module-mocks or timing project), and only those', () => {
-    const projects = (config as { test: { projects: { test: { name: string; include?: string[]; isolate?: boolean } }[] } }).test.projects;
+    const projects = (config as { test: { projects: { test: { name: string; include?: string[]; exclude?: string[]; isolate?: boolean } }[] } }).test.projects;
+    // Isolated means only there: a listed file the shared project also includes would run there too.
+    for (const shared of projects.filter((p) => p.test.isolate === false)) {
+      for (const file of moduleMocks) expect(shared.test.exclude ?? [], `${file} must be excluded from the ${shared.test.name} project`).toContain(file);
+    }
     const isolated = projects.filter((p) => p.test.isolate !== false).flatMap((p) => p.test.include ?? []);
     const mocking = ['spec', 'reference', 'conformance'].flatMap(testFiles).filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(repo, file), 'utf8')));
     expect(mocking.length, 'at least the pairing test mocks node:crypto').toBeGreaterThan(0);
