@@ -216,28 +216,31 @@ async function main(): Promise<number> {
 
     const properties = values.properties && !values['dry-run'] ? runProperties(target) : undefined;
     properties?.catch(() => undefined);
-    const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
-    // One scenario at a time runs in this process (Cucumber's parallel 0): one worker thread would load Cucumber, tsx
-    // and the steps a second time for nothing, about 1.2 s of CPU a run (issue 16).
-    const cucumberParallel = parallel === 1 ? 0 : parallel;
+    const { loadConfiguration, loadSources, runCucumber } = await import('@cucumber/cucumber/api');
     const { buildReport, runExitCode, printReport, reportJson, scenarioResults, summaryMarkdown, vitestResults } = await import('./lib/report.js');
     const { runConfiguration } = await loadConfiguration(
       {
         file: 'cucumber.mjs',
         profiles: values['include-wip'] ? ['wip'] : [],
-        provided: { ...(values.tags || rulesTagExpression ? { tags: [values.tags, rulesTagExpression].filter(Boolean).map((t) => `(${t})`).join(' and ') } : {}), name: values.name ?? [], parallel: cucumberParallel, dryRun: values['dry-run'] },
+        provided: { ...(values.tags || rulesTagExpression ? { tags: [values.tags, rulesTagExpression].filter(Boolean).map((t) => `(${t})`).join(' and ') } : {}), name: values.name ?? [], parallel, dryRun: values['dry-run'] },
       },
       { cwd: repo },
     );
     // Feature paths on the command line replace the configured ones (Cucumber would add them to the glob).
     if (positionals.length) runConfiguration.sources.paths = positionals;
+    // No more workers than selected scenarios, and one at a time runs in this process (Cucumber's parallel 0): each
+    // worker thread loads Cucumber, tsx and the steps again, about 1.2 s of CPU (issue 16). Parsing the selection
+    // first costs about 50 ms.
+    const selected = (await loadSources(runConfiguration.sources, { cwd: repo })).plan.length;
+    const workers = Math.min(parallel, selected);
+    runConfiguration.runtime.parallel = workers <= 1 ? 0 : workers;
     // Reports CI understands, from Cucumber's own formatters, and Cucumber's message stream, all in this run's
     // report directory (cucumber.mjs names reports/ for direct use): runs side by side, as in `npm test`, must not
     // write one file.
     const others = Object.entries(runConfiguration.formats.files).filter(([, formatter]) => formatter !== 'message');
     runConfiguration.formats.files = { ...Object.fromEntries(others), [join(reportsDir, 'cucumber-messages.ndjson')]: 'message' };
     if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'junit.xml')]: 'junit', [join(reportsDir, 'report.html')]: 'html' };
-    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${parallel} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
+    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
     // Messages are collected in-process (the message file written by the formatter may still be flushing).
     const envelopes: Record<string, any>[] = [];
     const { success } = await runCucumber(runConfiguration, { cwd: repo }, (envelope) => envelopes.push(envelope as Record<string, any>));
