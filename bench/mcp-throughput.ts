@@ -12,13 +12,13 @@
 // repository (e.g. `git worktree add /tmp/before <commit>`) to each round, so before and after are measured in
 // the same run. --cpu-prof <dir> writes a V8 CPU profile of each reference server (open it in Chrome DevTools or
 // summarise it with `npx tsx bench/cpu-profile-summary.ts <file> --skip 8`).
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
 import { startChild, startReference } from './lib/reference-process.js';
+import { processCpu } from './lib/proc.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,12 +47,9 @@ const GOAL_RATIO = 3;
 const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_sites', arguments: {} } });
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** CPU seconds (user + system) a process has used, from /proc: the load generator shares this machine's
- * two cores, so requests per second alone can be capped by the client; CPU per request is not. */
-function cpuSeconds(pid: number): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
-}
+// CPU seconds the server used (processCpu): the load generator shares this machine's two cores, so requests per
+// second alone can be capped by the client; CPU per request is not.
+const cpuSeconds = processCpu;
 
 interface Figure {
   rps: number;

@@ -9,12 +9,12 @@
 //
 // --checkout DIR starts another checkout's reference (a `git worktree add` of an earlier commit, with node_modules
 // linked) under this benchmark, for a before/after figure from one machine and one load.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startReference } from './lib/reference-process.js';
+import { processCpu } from './lib/proc.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, checkout: { type: 'string' } } });
 const runs = Number(values.runs);
@@ -26,8 +26,8 @@ const repo = values.checkout ? resolve(values.checkout) : fileURLToPath(new URL(
 
 /** CPU seconds (user + system) the process has used so far. */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const { user, system } = processCpu(pid);
+  return user + system;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -19,6 +19,7 @@ import { FixturesClient } from '../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../conformance/lib/mcp-client.js';
 import { Store } from '../reference/store/store.js';
 import { buildWorld, type WorldRequest } from '../reference/testing/world.js';
+import { processCpu } from './lib/proc.js';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,150,1000' }, writes: { type: 'string', default: '60' } }, strict: false });
 const sizes = String(values.sizes).split(',').map(Number);
@@ -50,10 +51,10 @@ async function storedBytes(dir: string): Promise<number> {
   return total;
 }
 
-/** CPU seconds (user + system) a process has used, from /proc: what a write costs the server apart from waiting on the disk. */
+/** CPU seconds (user + system) a process has used: what a write costs the server apart from waiting on the disk. */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const { user, system } = processCpu(pid);
+  return user + system;
 }
 
 function rssMb(pid: number): number {

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startReference } from './lib/reference-process.js';
+import { processCpu } from './lib/proc.js';
 
 const GOAL_SECONDS = 12;
 const RUN_TIMEOUT_MS = 10 * 60_000;
@@ -32,11 +33,7 @@ if (workers.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(repe
 }
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSeconds(pid: number): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
-}
+const cpuSeconds = processCpu;
 
 /**
  * CPU seconds (user + system) of every process below `pid` (the reference's Chromium for visual capture), living
