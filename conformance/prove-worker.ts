@@ -11,7 +11,6 @@
 //
 // Started by prove-checks.ts with `fork` (IPC): requests { id, rule, url, fixturesSecret }, answers { id, code, out }.
 import './lib/require-node.js';
-import { globSync, readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { loadConfiguration, loadSupport, runCucumber, type IRunEnvironment } fro
 import { readDeclaration } from './lib/declaration.js';
 import { prerequisites, PrerequisiteError } from './lib/prerequisites.js';
 import { buildReport, printReport, rulesNamedInSuite, runExitCode, scenarioResults, type ScenarioResult } from './lib/report.js';
+import { featureFilesByRule } from './lib/run-selection.js';
 
 export interface ProveRequest { id: number; rule: string; url: string; fixturesSecret: string }
 export interface ProveAnswer { id: number; code: number; out: string }
@@ -36,14 +36,9 @@ const environment: IRunEnvironment = { cwd: repo, stdout: sink, stderr: sink, en
 const { runConfiguration } = await loadConfiguration({ file: 'cucumber.mjs', provided: { parallel: 0 } }, environment);
 runConfiguration.formats = { stdout: 'progress', files: {}, publish: false, options: {} };
 const baseTags = runConfiguration.sources.tagExpression;
-// Each feature file's text, read once: a rule's run parses only the files that name its tag (a tag on the Feature
-// or Rule line is in the file too), not all of them again for every rule (about 50 ms of CPU a rule, issue 16).
-const featureTexts = runConfiguration.sources.paths.flatMap((pattern) => globSync(pattern, { cwd: repo })).map((path) => ({ path, text: readFileSync(join(repo, path), 'utf8') }));
-const featuresNaming = (rule: string) => {
-  const tag = new RegExp(`@rule:${rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
-  const paths = featureTexts.filter((f) => tag.test(f.text)).map((f) => f.path);
-  return paths.length ? paths : runConfiguration.sources.paths;
-};
+// A rule's run parses only the feature files that name its tag (a tag on the Feature or Rule line is in the file
+// too), not all of them again for every rule (about 50 ms of CPU a rule, issue 16); all of them for a rule none names.
+const filesOfRule = featureFilesByRule(repo);
 const support = await loadSupport(runConfiguration, environment);
 const named = rulesNamedInSuite(repo);
 
@@ -63,7 +58,7 @@ async function prove({ rule, url, fixturesSecret }: ProveRequest): Promise<{ cod
     const tagExpression = `(${baseTags}) and (@rule:${rule})`;
     log(`conformance target ${url} · seed ${seed} · tags ${tagExpression} · in-process (prove-worker) · declaration conformance/declarations/reference.yaml`);
     const envelopes: Record<string, any>[] = [];
-    const { success } = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, paths: featuresNaming(rule), tagExpression }, support }, environment, (envelope) =>
+    const { success } = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, paths: filesOfRule.get(rule) ?? runConfiguration.sources.paths, tagExpression }, support }, environment, (envelope) =>
       envelopes.push(envelope as Record<string, any>),
     );
     const scenarios: ScenarioResult[] = scenarioResults(envelopes);

@@ -42,13 +42,20 @@ export function readExpectedFailures(path: string): Map<string, string> {
   return new Map(entries.map((e) => [e.rule, e.reason]));
 }
 
+/** Rule id → the files of `dir` (paths from the repository) whose text names it with `re` (its first group). */
+function filesByRule(repo: string, dir: string, ext: string, re: RegExp): Map<string, string[]> {
+  const byRule = new Map<string, string[]>();
+  for (const file of readdirSync(join(repo, dir)).filter((f) => f.endsWith(ext))) {
+    const path = `${dir}/${file}`;
+    for (const rule of new Set([...readFileSync(join(repo, path), 'utf8').matchAll(re)].map((m) => m[1]!))) byRule.set(rule, [...(byRule.get(rule) ?? []), path]);
+  }
+  return byRule;
+}
+
+/** Rule id → the feature files with a scenario, rule or feature tagged @rule:<id> (also @wip ones). */
+export const featureFilesByRule = (repo: string) => filesByRule(repo, 'features', '.feature', /@rule:([a-z0-9-]+)/g);
+
 /** Rules named anywhere in the suite's sources: @rule tags in features (also @wip ones) and property test names. */
 export function rulesNamedInSuite(repo: string): { features: Set<string>; properties: Set<string> } {
-  const scan = (dir: string, ext: string, re: RegExp) =>
-    new Set(
-      readdirSync(join(repo, dir))
-        .filter((f) => f.endsWith(ext))
-        .flatMap((f) => [...readFileSync(join(repo, dir, f), 'utf8').matchAll(re)].map((m) => m[1]!)),
-    );
-  return { features: scan('features', '.feature', /@rule:([a-z0-9-]+)/g), properties: scan('conformance/properties', '.test.ts', RULE_IN_NAME) };
+  return { features: new Set(featureFilesByRule(repo).keys()), properties: new Set(filesByRule(repo, 'conformance/properties', '.test.ts', RULE_IN_NAME).keys()) };
 }
