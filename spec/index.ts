@@ -156,13 +156,6 @@ export function toolValidator(name: string, which: 'input' | 'output'): Validate
   return sharedAjv().getSchema(toolSchemaId(name, which));
 }
 
-let validatorsCache: Map<string, { input: ValidateFunction; output: ValidateFunction }> | undefined;
-/** Every tool's validators at once (spec/test/schemas.test.ts compiles them all; the reference compiles each on its tool's first call). */
-export function compileToolValidators(): Map<string, { input: ValidateFunction; output: ValidateFunction }> {
-  validatorsCache ??= new Map(loadTools().map((t) => [t.name, { input: toolValidator(t.name, 'input')!, output: toolValidator(t.name, 'output')! }]));
-  return validatorsCache;
-}
-
 /** Documents too large to inline into tools/list: a whole-document $ref to one collapses to a short stand-in. */
 const COLLAPSED: Record<string, Json> = {
   [`${SPEC_BASE}schemas/portable-site-v1.schema.json`]: { type: 'object', description: 'A PortableSiteV1 snapshot (export_site output).' },

@@ -1,7 +1,7 @@
 // Every schema compiles under Ajv strict mode, every tool's input and output schema compiles, and the
 // state-machine data names only real rules.
 import { describe, expect, it } from 'vitest';
-import { compileToolValidators, createAjv, loadJson, loadSchemas, loadTools, ruleIds } from '../index.js';
+import { createAjv, loadJson, loadSchemas, loadTools, ruleIds, toolValidator } from '../index.js';
 
 describe('schemas', () => {
   it('compile under Ajv strict mode', () => {
@@ -23,11 +23,12 @@ describe('schemas', () => {
   });
 
   it('compile every tool input and output schema', () => {
-    const validators = compileToolValidators();
-    expect(validators.size).toBe(loadTools().length);
-    for (const [name, v] of validators) {
-      expect(typeof v.input, name).toBe('function');
-      expect(typeof v.output, name).toBe('function');
+    // The reference compiles each on its tool's first call (reference/runtime.ts): a schema Ajv refuses shows here.
+    const tools = loadTools();
+    expect(tools.length).toBeGreaterThan(0);
+    for (const { name } of tools) {
+      expect(typeof toolValidator(name, 'input'), name).toBe('function');
+      expect(typeof toolValidator(name, 'output'), name).toBe('function');
     }
   });
 
