@@ -7,7 +7,9 @@
 // The loopback website is reached as https://bakery.example through a fake public web (the resolver answers a
 // public address, the transport forwards to loopback), so its images have the https address PortableSiteV1 needs;
 // every request the captured page makes still goes through safeFetch (the real one: its checks, redirects, caps).
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -15,7 +17,7 @@ import { startTestServer, type TestServer } from './harness.js';
 import { launchChromium, REPORTS } from './chromium.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import { startTestWebsite, TEST_WEBSITE, type TestWebsite } from '../../conformance/lib/test-website.js';
-import { chromiumCapture } from '../domain/capture.js';
+import { CaptureUnavailableError, chromiumCapture } from '../domain/capture.js';
 import type { Site } from '../domain/model.js';
 import type { Network } from '../services.js';
 
@@ -347,6 +349,36 @@ describe('what a captured page may fetch', () => {
       expect(Date.now() - started).toBeLessThan(20_000);
     } finally {
       await engine.close();
+    }
+  }, 60_000);
+});
+
+describe('a page that cannot be fetched', () => {
+  // Issue 16: a capture fetches its page before it asks the browser for it, so a source that is down or answers
+  // anything but 200 costs one fetch, not a browser tab torn down and made again. The "browser" here is a script
+  // that leaves a mark when started and fails; a page that loads must start it (the check can fail).
+  it('issue 16 — a source that is down or answers 404 never starts the browser; a page that answers 200 does', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-mcp-capture-fake-browser-'));
+    const mark = join(dir, 'started');
+    const browser = join(dir, 'chromium');
+    await writeFile(browser, `#!/bin/sh\ntouch '${mark}'\nexit 1\n`, { mode: 0o755 });
+    const web: Network = {
+      resolve: async (host) => (host === 'site.example' || host === 'down.example' ? ['93.184.216.34'] : []),
+      transport: async (url) => {
+        if (url.hostname === 'down.example') throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        return url.pathname === '/' ? { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>Up</h1></body></html>') } : { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('no') };
+      },
+    };
+    const engine = chromiumCapture({ executablePath: browser });
+    try {
+      await expect(engine.capture('https://down.example/', web)).rejects.toThrow(/ECONNREFUSED/);
+      await expect(engine.capture('https://site.example/missing', web)).rejects.toThrow(/HTTP 404/);
+      expect(existsSync(mark), 'the browser was started for a page that could not be fetched').toBe(false);
+      await expect(engine.capture('https://site.example/', web)).rejects.toBeInstanceOf(CaptureUnavailableError);
+      expect(existsSync(mark), 'a page that answers 200 is handed to the browser').toBe(true);
+    } finally {
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
