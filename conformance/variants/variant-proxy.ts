@@ -74,10 +74,12 @@ function cutToBounds(value: unknown, bounds: { maxDepth: number; maxNodes: numbe
   return Object.fromEntries(Object.entries(value).filter(() => keep()).map(([k, v]) => [k, cutToBounds(v, bounds, depth + 1, budget)]));
 }
 
-/** A POST from a random 127/8 address (all loopback on Linux). */
-function postFromFreshAddress(url: string, headers: Record<string, string>, body: Buffer): Promise<Response> {
+/** A random 127/8 address (all loopback on Linux). */
+const freshAddress = () => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
+
+/** A POST from the loopback address `from`. */
+function postFrom(from: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Response> {
   const target = new URL(url);
-  const from = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', localAddress: from, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
       const chunks: Buffer[] = [];
@@ -267,10 +269,16 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       if (path === '/api/mcp') swapAuthorization(headers);
       const signIn = req.method === 'POST' && String(req.headers['content-type']).includes('application/x-www-form-urlencoded') && new URLSearchParams(body.toString('utf8')).has('password');
       if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 1500));
+      // A pairing start reaches the target from the client's own address, as through a transparent proxy, so the
+      // target's per-address throttle (other-limits.json: stricter than the reference's) counts the kit's addresses.
+      const pairStart = path === '/v1/cli/pair/start' && req.method === 'POST';
+      const clientAddress = req.socket.remoteAddress?.replace(/^::ffff:/, '');
       const upstream =
-        (options.pairStartFromFreshAddresses && path === '/v1/cli/pair/start' && req.method === 'POST') || (options.signInFromFreshAddresses && signIn)
-          ? await postFromFreshAddress(`${targetUrl}${path}`, headers, body)
-          : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
+        (options.pairStartFromFreshAddresses && pairStart) || (options.signInFromFreshAddresses && signIn)
+          ? await postFrom(freshAddress(), `${targetUrl}${path}`, headers, body)
+          : pairStart && clientAddress && /^127\./.test(clientAddress)
+            ? await postFrom(clientAddress, `${targetUrl}${path}`, headers, body)
+            : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
       // A binary body (an imported asset's copy, rule portable-site-assets-carried) passes byte for byte: decoded
       // as text to rebase it, it would be corrupted.
       const raw = Buffer.from(await upstream.arrayBuffer());

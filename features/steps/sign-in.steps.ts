@@ -11,9 +11,9 @@ import { Then, When } from '@cucumber/cucumber';
 import { loadJson } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
 import { Browser, formsOf, type HtmlForm } from '../support/browser.js';
+import { kitChoosesAddress, randomLoopback } from '../support/client-address.js';
 
 const SIGN_IN = loadJson<{ signIn: { perAccount: { limit: number; windowSeconds: number }; perAddress: { limit: number; windowSeconds: number } } }>('limits.json').signIn;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 interface Attempt { status: number; retryAfter?: string; setCookies: string[]; ms: number }
 
@@ -32,11 +32,8 @@ async function signInForm(world: SiteWorld): Promise<{ form: HtmlForm; email: st
   return found;
 }
 
-/** A random address of 127.0.0.0/8, for a target on loopback; undefined (the kit's own address) otherwise. */
-function freshAddress(world: SiteWorld): string | undefined {
-  if (!LOOPBACK_HOSTS.has(new URL(world.url).hostname)) return undefined;
-  return `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
-}
+/** A random address of 127.0.0.0/8 when the kit can choose one; undefined (the kit's own address) otherwise. */
+const freshAddress = (world: SiteWorld): string | undefined => (kitChoosesAddress(world) ? randomLoopback() : undefined);
 
 /** Posts the sign-in form as a browser would (its hidden fields too), from `from` when given. */
 async function attempt(world: SiteWorld, from: string | undefined, email: string, password: string): Promise<Attempt> {
@@ -63,8 +60,8 @@ async function attempt(world: SiteWorld, from: string | undefined, email: string
 
 /** Steps that choose addresses need a target on loopback; elsewhere their rule is reported as not checked. */
 function needLoopback(world: SiteWorld, what: string): boolean {
-  if (LOOPBACK_HOSTS.has(new URL(world.url).hostname)) return true;
-  world.notChecked(`${what} (the target is not on loopback, so the kit has one client address)`);
+  if (kitChoosesAddress(world)) return true;
+  world.notChecked(`${what} (the target is not an IPv4 loopback address, so the kit has one client address)`);
   return false;
 }
 
