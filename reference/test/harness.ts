@@ -47,9 +47,13 @@ export async function startTestServer(
   };
 }
 
-/** A world whose user `owner` owns site `main` (unless `request` says otherwise), and a connection with `scopes`. */
+/**
+ * A world whose user `owner` owns site `main` (unless `request` says otherwise), and a connection with `scopes`.
+ * Its users come without passwords (passwordsOnDemand, unless `request` says otherwise): they act through the
+ * connection, and each password costs one scrypt.
+ */
 export async function ownerWithConnection(test: TestServer, scopes: string[], request: Partial<WorldRequest> = {}, reach: 'website' | 'workspace' = 'website') {
-  const world: WorldResponse = await test.fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }], ...request });
+  const world: WorldResponse = await test.fx.world({ passwordsOnDemand: true, users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }], ...request });
   const websiteId = world.sites.main!.websiteId;
   const { token, connectionId } = await test.fx.connection({ userId: world.users.owner!.userId, websiteId, reach, scopes });
   return { world, workspaceId: world.workspaceId, websiteId, token, connectionId, mcp: new McpConnection(test.url, token) };
