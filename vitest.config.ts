@@ -58,7 +58,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'tests',
-          include: ['spec/test/**/*.test.ts', 'reference/test/**/*.test.ts', 'conformance/properties/**/*.test.ts', 'conformance/variants/**/*.test.ts', 'conformance/test/**/*.test.ts'],
+          include: ['spec/test/**/*.test.ts', 'reference/test/**/*.test.ts', 'conformance/properties/**/*.test.ts', 'conformance/variants/**/*.test.ts', 'conformance/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
           exclude: [...timing, ...moduleMocks],
           isolate: false,
           // Property tests are black-box: one target server for all of them (conformance/properties/global-setup.ts).

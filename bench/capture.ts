@@ -7,14 +7,14 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { startServer } from '../reference/app.js';
 import { testMode } from '../reference/testing/index.js';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../conformance/lib/mcp-client.js';
 import { startTestWebsite, TEST_WEBSITE } from '../conformance/lib/test-website.js';
+import { benchArgs } from './lib/args.js';
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '20' }, runs: { type: 'string', default: '3' } } });
+const { values } = benchArgs(import.meta.url, { options: { pages: { type: 'string', default: '20' }, runs: { type: 'string', default: '3' } } });
 const pages = Number(values.pages);
 if (!Number.isInteger(pages) || pages < 1 || pages > TEST_WEBSITE.manyPages) {
   console.error(`--pages takes 1 to ${TEST_WEBSITE.manyPages} (the kit's /many/ site).`);

@@ -7,7 +7,7 @@
 //
 // --skip S leaves out the first S seconds (start-up and warm-up: module loading and compiling are not per call).
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 
 interface ProfileNode {
   id: number;
@@ -20,7 +20,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ options: { top: { type: 'string', default: '25' }, under: { type: 'string' }, skip: { type: 'string', default: '0' } }, allowPositionals: true });
+const { values, positionals } = benchArgs(import.meta.url, { options: { top: { type: 'string', default: '25' }, under: { type: 'string' }, skip: { type: 'string', default: '0' } }, allowPositionals: true });
 if (positionals.length !== 1) {
   console.error('usage: npx tsx bench/cpu-profile-summary.ts <file.cpuprofile> [--top 25] [--under name1,name2]');
   process.exit(2);

@@ -6,12 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { startServer } from '../reference/app.js';
 import { testMode } from '../reference/testing/index.js';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
+import { benchArgs } from './lib/args.js';
 
-const { values } = parseArgs({ options: { keys: { type: 'string', default: '520000' }, runs: { type: 'string', default: '3' } } });
+const { values } = benchArgs(import.meta.url, { options: { keys: { type: 'string', default: '520000' }, runs: { type: 'string', default: '3' } } });
 const keys = Number(values.keys);
 const dir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-hostile-'));
 const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] }, testMode('bench'));

@@ -10,12 +10,12 @@
 //
 //   npm run bench -- load [--duration 60] [--connections 20]
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { loadLimits } from '../spec/index.js';
 import { startReferenceServer } from '../conformance/lib/target.js';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
+import { benchArgs } from './lib/args.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '20' } } });
+const { values } = benchArgs(import.meta.url, { options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '20' } } });
 const durationS = Number(values.duration);
 const connectionCount = Number(values.connections);
 if (!(durationS > 0) || !Number.isInteger(connectionCount) || connectionCount < 1) {

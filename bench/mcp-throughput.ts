@@ -14,13 +14,13 @@
 // summarise it with `npx tsx bench/cpu-profile-summary.ts <file> --skip 8`).
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
 import { startChild, startReference } from './lib/reference-process.js';
 import { processCpu } from './lib/proc.js';
+import { benchArgs } from './lib/args.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
@@ -28,7 +28,6 @@ const { values } = parseArgs({
     before: { type: 'string' },
     'cpu-prof': { type: 'string' },
   },
-  strict: false,
 });
 const duration = Number(values.seconds);
 const connections = Number(values.connections);

@@ -9,14 +9,14 @@
 //
 // --checkout DIR starts another checkout's reference (a `git worktree add` of an earlier commit, with node_modules
 // linked) under this benchmark, for a before/after figure from one machine and one load.
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startReference } from './lib/reference-process.js';
 import { processCpu } from './lib/proc.js';
+import { benchArgs } from './lib/args.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, checkout: { type: 'string' } } });
+const { values } = benchArgs(import.meta.url, { options: { runs: { type: 'string', default: '5' }, checkout: { type: 'string' } } });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
   console.error('start-up: --runs takes a whole number from 1 to 100.');

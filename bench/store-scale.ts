@@ -14,14 +14,14 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../conformance/lib/mcp-client.js';
 import { Store } from '../reference/store/store.js';
 import { buildWorld, type WorldRequest } from '../reference/testing/world.js';
 import { processCpu } from './lib/proc.js';
+import { benchArgs } from './lib/args.js';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,150,1000' }, writes: { type: 'string', default: '60' } }, strict: false });
+const { values } = benchArgs(import.meta.url, { options: { sizes: { type: 'string', default: '1,150,1000' }, writes: { type: 'string', default: '60' } } });
 const sizes = String(values.sizes).split(',').map(Number);
 const writes = Number(values.writes);
 const repo = fileURLToPath(new URL('../', import.meta.url));

@@ -15,13 +15,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { startReference } from './lib/reference-process.js';
 import { processCpu } from './lib/proc.js';
+import { benchArgs } from './lib/args.js';
 
 const GOAL_SECONDS = 12;
 const RUN_TIMEOUT_MS = 10 * 60_000;
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs(import.meta.url, {
   options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, 'cpu-prof': { type: 'string' } },
   allowPositionals: true,
 });

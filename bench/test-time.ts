@@ -18,7 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 
 const GOAL_SECONDS = 120;
 const PHASE_TIMEOUT_MS = 30 * 60_000;
@@ -29,7 +29,7 @@ type Phase = (typeof PHASES)[number];
 // both cores busy alone, while the unit phase does).
 const STAGES: Phase[][] = [['typecheck'], ['unit'], ['features', 'prove-checks']];
 
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs(import.meta.url, {
   options: { phases: { type: 'string', default: PHASES.join(',') }, top: { type: 'string', default: '12' } },
   allowPositionals: true,
 });
