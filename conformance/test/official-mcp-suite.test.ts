@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type Target } from '../lib/target.js';
+import type { Target } from '../lib/target.js';
+import { referenceServer } from '../../reference/test/shared-reference.js';
 import { FixturesClient } from '../lib/fixtures-client.js';
 import { startBearerProxy } from '../lib/bearer-proxy.js';
 import { compareWithBaseline, installedSuite, loadOfficialBaseline, runOfficialSuite, type OfficialBaseline, type OfficialRun } from '../lib/official-suite.js';
@@ -22,7 +23,7 @@ let baseline: OfficialBaseline;
 
 beforeAll(async () => {
   baseline = await loadOfficialBaseline(BASELINE_FILE);
-  target = await startReferenceServer();
+  target = await referenceServer();
   const fx = new FixturesClient(target.url, target.fixturesSecret);
   const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
   token = (await fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, preset: 'full' })).token;

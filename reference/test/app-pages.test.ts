@@ -3,7 +3,8 @@
 // is shown once (rules plan-approval-signed-in-owner, plan-approver-owner-and-creator, token-shown-once,
 // activity-shown-in-developers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
+import type { Target } from '../../conformance/lib/target.js';
+import { referenceServer } from './shared-reference.js';
 import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
@@ -12,7 +13,7 @@ let fx: FixturesClient;
 let world: WorldWithPasswords;
 
 beforeAll(async () => {
-  target = await startReferenceServer();
+  target = await referenceServer();
   fx = new FixturesClient(target.url, target.fixturesSecret);
   world = await fx.world({
     users: [{ key: 'olive' }, { key: 'eddie' }, { key: 'sam' }],

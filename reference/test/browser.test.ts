@@ -7,7 +7,8 @@
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium, REPORTS } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
+import type { Target } from '../../conformance/lib/target.js';
+import { referenceServer } from './shared-reference.js';
 import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
@@ -17,7 +18,7 @@ let world: WorldWithPasswords;
 let mcp: McpConnection;
 
 beforeAll(async () => {
-  target = await startReferenceServer();
+  target = await referenceServer();
   world = await new FixturesClient(target.url, target.fixturesSecret).world({
     users: [{ key: 'olive' }],
     sites: [{ key: 'main', name: 'Olive Bakery', businessName: 'Olive Bakery', members: { olive: 'owner' } }],

@@ -2,11 +2,12 @@
 // any route runs.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
+import type { Target } from '../../conformance/lib/target.js';
+import { referenceServer } from './shared-reference.js';
 
 let target: Target;
 beforeAll(async () => {
-  target = await startReferenceServer();
+  target = await referenceServer();
 });
 afterAll(async () => {
   await target?.stop();

@@ -6,7 +6,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
+import type { Target } from '../../conformance/lib/target.js';
+import { referenceServer } from './shared-reference.js';
 import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
 import { loadTools } from '../../spec/index.js';
 
@@ -16,7 +17,7 @@ let target: Target;
 let token: string;
 
 beforeAll(async () => {
-  target = await startReferenceServer();
+  target = await referenceServer();
   const fx = new FixturesClient(target.url, target.fixturesSecret);
   const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
   token = (await fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, preset: 'full' })).token;

@@ -4,7 +4,8 @@
 // bound to exactly one connection. Invalid or unbound tokens get 401.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type Target } from '../../conformance/lib/target.js';
+import type { Target } from '../../conformance/lib/target.js';
+import { referenceServer } from './shared-reference.js';
 import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection, rawMcpPost } from '../../conformance/lib/mcp-client.js';
 
@@ -37,7 +38,7 @@ async function follow(res: Response, base: string, stopAt: string): Promise<Resp
 }
 
 beforeAll(async () => {
-  target = await startReferenceServer();
+  target = await referenceServer();
   world = await new FixturesClient(target.url, target.fixturesSecret).world({
     users: [{ key: 'olive' }],
     sites: [{ key: 'main', members: { olive: 'owner' } }],
