@@ -1,4 +1,4 @@
-// What one reference server costs to start (issue 16 goal 3): `npm test` starts about thirty (the features run, the
+// What one reference server costs to start (issue 16 goal 3): `npm test` starts about twenty (the features run, the
 // variants, the crash, browser, OAuth and CLI tests), so its start-up CPU is paid that many times. Starts the
 // reference as conformance/lib/target.ts does (node --import tsx/esm reference/main.ts in test mode, an empty data
 // directory, no seed) --runs times, one after another, and prints each start's time from spawn to its "listening on"

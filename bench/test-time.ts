@@ -3,10 +3,11 @@
 // and prove-checks side by side, as its `test:checks` does), each as the same command (typecheck: tsc --noEmit;
 // unit: vitest run; features: the kit's CLI against a fresh reference with the reference's declaration;
 // prove-checks), and prints each phase's wall time, its CPU time (user + system of the phase and every process it
-// started, from the shell's `times`) and the load average before and after, then the total against the goal. The vitest phase writes vitest's JSON report, from which the slowest files are printed
-// (their time from start to end, while other files ran beside them); the features phase prints the CLI's summary.
-// Reports go to a temporary directory, never to reports/. A benchmark: it prints figures and asserts nothing;
-// the exit code is 1 only when a phase failed (then the total is no figure).
+// started, from the shell's `times`) and the load average before and after, then the total against the goal. The
+// vitest phase writes vitest's JSON report, from which the slowest files are printed (their time from start to end,
+// while other files ran beside them); the features phase prints the CLI's summary. Reports go to a temporary
+// directory, never to reports/. A benchmark: it prints figures and asserts nothing; the exit code is 1 only when a
+// phase failed (then the total is no figure), 2 for a wrong command line.
 //
 //   npm run bench -- test-time [--phases typecheck,unit,features,prove-checks] [--top 12] [-- <vitest file filter>...]
 //

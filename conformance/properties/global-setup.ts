@@ -16,7 +16,7 @@ export async function setup(project: TestProject) {
   project.provide('siteMcpUrl', target.url);
   project.provide('siteMcpDeclaration', process.env.SITE_MCP_DECLARATION ?? (startsReference ? REFERENCE_DECLARATION : ''));
   project.provide('siteMcpFixturesSecret', target.fixturesSecret);
-  // The same server, for test files that need an ordinary reference (reference/test/shared-reference.ts); none when
+  // The same server, for test files that need an ordinary reference (shared-reference.ts); none when
   // the target is someone else's.
   project.provide('referenceUrl', startsReference ? target.url : '');
   project.provide('referenceFixturesSecret', startsReference ? target.fixturesSecret : '');

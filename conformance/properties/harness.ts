@@ -37,7 +37,14 @@ export function params<T>(numRuns: number): fc.Parameters<T> {
  * the properties' few hundred worlds ask for none where the target allows it (issue 16: about 14 s of CPU a run).
  */
 let passwordsOnDemand: Promise<boolean> | undefined;
-const supportsPasswordsOnDemand = () => (passwordsOnDemand ??= fixtures().handshake().then((h) => h.supports.includes('passwords-on-demand')));
+function supportsPasswordsOnDemand(): Promise<boolean> {
+  // A failed handshake is not remembered: the next world asks again.
+  passwordsOnDemand ??= fixtures().handshake().then((h) => h.supports.includes('passwords-on-demand'), (error: unknown) => {
+    passwordsOnDemand = undefined;
+    throw error;
+  });
+  return passwordsOnDemand;
+}
 
 export async function worldWithSite(options: Partial<WorldRequest> = {}) {
   const fx = fixtures();

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAjv } from '../../spec/index.js';
-import type { Target } from '../lib/target.js';
-import { referenceServer } from '../../reference/test/shared-reference.js';
+import { startReferenceServer, type Target } from '../lib/target.js';
 import { FixturesClient } from '../lib/fixtures-client.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,7 +17,7 @@ let target: Target;
 let dir: string;
 
 beforeAll(async () => {
-  target = await referenceServer();
+  target = await startReferenceServer();
   dir = await mkdtemp(join(tmpdir(), 'site-mcp-cli-'));
 }, 60_000);
 afterAll(async () => {

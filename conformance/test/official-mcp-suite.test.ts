@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../lib/target.js';
-import { referenceServer } from '../../reference/test/shared-reference.js';
+import { referenceServer } from '../properties/shared-reference.js';
 import { FixturesClient } from '../lib/fixtures-client.js';
 import { startBearerProxy } from '../lib/bearer-proxy.js';
 import { compareWithBaseline, installedSuite, loadOfficialBaseline, runOfficialSuite, type OfficialBaseline, type OfficialRun } from '../lib/official-suite.js';

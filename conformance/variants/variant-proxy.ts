@@ -6,6 +6,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadTools } from '../../spec/index.js';
+import { randomLoopback } from '../lib/loopback.js';
 
 export interface VariantOptions {
   /** Every error code becomes E_<CODE>, in tool results and in the activity the fixtures protocol reports. */
@@ -73,9 +74,6 @@ function cutToBounds(value: unknown, bounds: { maxDepth: number; maxNodes: numbe
   if (Array.isArray(value)) return value.filter(() => keep()).map((v) => cutToBounds(v, bounds, depth + 1, budget));
   return Object.fromEntries(Object.entries(value).filter(() => keep()).map(([k, v]) => [k, cutToBounds(v, bounds, depth + 1, budget)]));
 }
-
-/** A random 127/8 address (all loopback on Linux). */
-const freshAddress = () => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
 
 /** A POST from the loopback address `from`. */
 function postFrom(from: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Response> {
@@ -271,11 +269,12 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 1500));
       // A pairing start reaches the target from the client's own address, as through a transparent proxy, so the
       // target's per-address throttle (other-limits.json: stricter than the reference's) counts the kit's addresses.
+      // Sign-ins still come from the proxy's: the variant's declaration does not adopt the sign-in throttles.
       const pairStart = path === '/v1/cli/pair/start' && req.method === 'POST';
       const clientAddress = req.socket.remoteAddress?.replace(/^::ffff:/, '');
       const upstream =
         (options.pairStartFromFreshAddresses && pairStart) || (options.signInFromFreshAddresses && signIn)
-          ? await postFrom(freshAddress(), `${targetUrl}${path}`, headers, body)
+          ? await postFrom(randomLoopback(), `${targetUrl}${path}`, headers, body)
           : pairStart && clientAddress && /^127\./.test(clientAddress)
             ? await postFrom(clientAddress, `${targetUrl}${path}`, headers, body)
             : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { When, Then } from '@cucumber/cucumber';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { McpConnection, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { Browser, formsOf, type HtmlForm, type Page } from '../support/browser.js';
@@ -10,39 +11,64 @@ import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { kitChoosesAddress, randomLoopback } from '../support/client-address.js';
 
 async function postJson(world: SiteWorld, path: string, body: unknown) {
-  world.lastHttp = await postText(world, path, JSON.stringify(body));
+  world.lastHttp = await readAnswer(await fetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
   return world.lastHttp.json as Record<string, any>;
 }
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
-/**
- * POST /v1/cli/pair/start for a scenario that is not about the throttle. How many starts one address may make is a
- * decision (pair-start-throttled-per-address), so the kit's own scenarios must not spend a target's allowance: on an
- * IPv4 loopback target each start comes from a loopback address of its own. Elsewhere the kit has one address; a
- * 429 is waited out once when its Retry-After is at most PAIRING_RETRY_LIMIT_S, and otherwise the rest of the
- * scenario is reported as not checked, never as a failure: a 429 with Retry-After is an answer the source allows.
- */
-async function startPairing(world: SiteWorld, body: unknown) {
-  const text = JSON.stringify(body);
-  if (kitChoosesAddress(world)) world.lastHttp = await startFrom(world, randomLoopback(), text);
-  else {
-    world.lastHttp = await postText(world, '/v1/cli/pair/start', text);
-    const wait = Number(world.lastHttp.headers.get('retry-after'));
-    if (world.lastHttp.status === 429 && wait > 0 && wait <= PAIRING_RETRY_LIMIT_S) {
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-      world.lastHttp = await postText(world, '/v1/cli/pair/start', text);
-    }
-    if (world.lastHttp.status === 429) throw new NotDeclared(`a pairing start, throttled by the target (HTTP 429, Retry-After ${world.lastHttp.headers.get('retry-after') ?? 'none'}); run again later or against an IPv4 loopback address`);
-  }
-  return world.lastHttp.json as Record<string, any>;
-}
-
 /** The longest Retry-After an ordinary pairing start waits out (the step timeout is 60 s). */
 const PAIRING_RETRY_LIMIT_S = 40;
 
-async function postText(world: SiteWorld, path: string, body: string) {
-  return readAnswer(await fetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+/**
+ * POST /v1/cli/pair/start for a scenario that is not about the throttle. How many starts one address may make is a
+ * decision (pair-start-throttled-per-address), so the kit's own scenarios must not spend a target's allowance: where
+ * the kit can choose its client address (kitChoosesAddress), each start comes from one of its own. Whatever the
+ * address, a 429 is waited out once when its Retry-After is at most PAIRING_RETRY_LIMIT_S, and otherwise the rest of
+ * the scenario is reported as not checked, never as a failure: a 429 with Retry-After is an answer the source allows
+ * (a target may count starts in other ways than per address).
+ */
+async function startPairing(world: SiteWorld, body: unknown) {
+  const text = JSON.stringify(body);
+  const from = (await kitChoosesAddress(world)) ? randomLoopback() : undefined;
+  world.lastHttp = await startFrom(world, from, text);
+  const wait = Number(world.lastHttp.headers.get('retry-after'));
+  if (world.lastHttp.status === 429 && wait > 0 && wait <= PAIRING_RETRY_LIMIT_S) {
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    world.lastHttp = await startFrom(world, from, text);
+  }
+  if (world.lastHttp.status === 429) throw new NotDeclared(`a pairing start, throttled by the target (HTTP 429, Retry-After ${world.lastHttp.headers.get('retry-after') ?? 'none'}); run again later${from ? '' : ' or against an IPv4 loopback address'}`);
+  return world.lastHttp.json as Record<string, any>;
+}
+
+/**
+ * POST /v1/cli/pair/start from the loopback address `from` when given (the target then sees a client address of
+ * our choosing), else from the kit's own; over https for an https target.
+ */
+function startFrom(world: SiteWorld, from: string | undefined, body: string): Promise<HttpAnswer> {
+  const url = new URL(`${world.url}/v1/cli/pair/start`);
+  const send = url.protocol === 'https:' ? httpsRequest : request;
+  return new Promise((resolve, reject) => {
+    const req = send({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', ...(from ? { localAddress: from } : {}), headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => {
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        resolve({ status: res.statusCode ?? 0, headers, text, json });
+      });
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('POST /v1/cli/pair/start timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 When('a command-line tool starts a pairing asking for {string}', async function (this: SiteWorld, scopes: string) {
@@ -177,36 +203,12 @@ When('{string} unticks {string} and approves on the page', async function (this:
 
 // ── POST /v1/cli/pair/start per client address (rule pair-start-throttled-per-address) ───────────────────────
 
-const PAIR_START = loadJson<{ pairStart: { perAddress: { limit: number; windowSeconds: number } } }>('limits.json').pairStart;/** POST /v1/cli/pair/start from the loopback address `from`, so the target sees a client address of our choosing. */
-function startFrom(world: SiteWorld, from: string, body: string): Promise<HttpAnswer> {
-  const url = new URL('/v1/cli/pair/start', world.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        resolve({ status: res.statusCode ?? 0, headers, text, json });
-      });
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('POST /v1/cli/pair/start timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const PAIR_START = loadJson<{ pairStart: { perAddress: { limit: number; windowSeconds: number } } }>('limits.json').pairStart;
 
 When('a command-line tool starts pairings from one address until its allowance is spent', async function (this: SiteWorld) {
-  // Only a target on loopback lets the kit choose its client address; from the kit's one address elsewhere the
-  // check would lock every other pairing scenario out for the window.
-  if (!kitChoosesAddress(this)) return this.notChecked('pair/start per address (the target is not an IPv4 loopback address, so the kit has one address)');
+  // Only where the kit can choose its client address; from the kit's one address elsewhere the check would lock
+  // every other pairing scenario out for the window.
+  if (!(await kitChoosesAddress(this))) return this.notChecked('pair/start per address (the kit cannot choose its client address: the target is not an IPv4 loopback address, or this machine lets it use 127.0.0.1 only)');
   const from = randomLoopback();
   this.remembered.set('throttled-address', from);
   const body = JSON.stringify({ scopes: ['site:read'] });

@@ -33,7 +33,7 @@ async function signInForm(world: SiteWorld): Promise<{ form: HtmlForm; email: st
 }
 
 /** A random address of 127.0.0.0/8 when the kit can choose one; undefined (the kit's own address) otherwise. */
-const freshAddress = (world: SiteWorld): string | undefined => (kitChoosesAddress(world) ? randomLoopback() : undefined);
+const freshAddress = async (world: SiteWorld): Promise<string | undefined> => ((await kitChoosesAddress(world)) ? randomLoopback() : undefined);
 
 /** Posts the sign-in form as a browser would (its hidden fields too), from `from` when given. */
 async function attempt(world: SiteWorld, from: string | undefined, email: string, password: string): Promise<Attempt> {
@@ -58,9 +58,9 @@ async function attempt(world: SiteWorld, from: string | undefined, email: string
   });
 }
 
-/** Steps that choose addresses need a target on loopback; elsewhere their rule is reported as not checked. */
-function needLoopback(world: SiteWorld, what: string): boolean {
-  if (kitChoosesAddress(world)) return true;
+/** Steps that choose addresses need kitChoosesAddress; elsewhere their rule is reported as not checked. */
+async function needChosenAddress(world: SiteWorld, what: string): Promise<boolean> {
+  if (await kitChoosesAddress(world)) return true;
   world.notChecked(`${what} (the target is not an IPv4 loopback address, so the kit has one client address)`);
   return false;
 }
@@ -78,7 +78,7 @@ function assertThrottled(a: Attempt, windowSeconds: number, what: string) {
 
 When('{string} signs in to the app', async function (this: SiteWorld, user: string) {
   const { email, password } = await this.signInUser(user);
-  const answer = await attempt(this, freshAddress(this), email, password);
+  const answer = await attempt(this, await freshAddress(this), email, password);
   assert.ok(signedIn(answer), `signing in as ${email} answered HTTP ${answer.status} with no cookie`);
   this.remembered.set('sign-in', answer);
 });
@@ -97,19 +97,19 @@ Then('the session cookie is HttpOnly and SameSite=Strict, and Secure when the ta
 // ── per account (rule sign-in-throttled-per-account) ───────────────────────────────────────────────────────────
 
 When('someone fails to sign in as {string} as often as the account limit allows, each time from another address', async function (this: SiteWorld, user: string) {
-  if (!needLoopback(this, 'sign-in per account')) return;
+  if (!(await needChosenAddress(this, 'sign-in per account'))) return;
   const { email } = await this.signInUser(user);
   for (let i = 0; i < SIGN_IN.perAccount.limit; i++) {
-    const answer = await attempt(this, freshAddress(this), email, `wrong-${i}`);
+    const answer = await attempt(this, await freshAddress(this), email, `wrong-${i}`);
     assert.ok(answer.status >= 400 && answer.status !== 429 && !signedIn(answer), `failed sign-in ${i + 1} of ${SIGN_IN.perAccount.limit} answered HTTP ${answer.status}`);
   }
   this.remembered.set('throttled-account', user);
 });
 
 When('{int} wrong passwords for {string} arrive at once, each from another address', async function (this: SiteWorld, count: number, user: string) {
-  if (!needLoopback(this, 'sign-in per account')) return;
+  if (!(await needChosenAddress(this, 'sign-in per account'))) return;
   const { email } = await this.signInUser(user);
-  const answers = await Promise.all(Array.from({ length: count }, (_, i) => attempt(this, freshAddress(this), email, `wrong-${i}`)));
+  const answers = await Promise.all(Array.from({ length: count }, async (_, i) => attempt(this, await freshAddress(this), email, `wrong-${i}`)));
   // Each attempt the count let through checked a password; past the limit none may have been.
   const checked = answers.filter((a) => a.status !== 429).length;
   assert.ok(checked <= SIGN_IN.perAccount.limit, `${checked} of ${count} concurrent wrong passwords were checked; the account limit is ${SIGN_IN.perAccount.limit}`);
@@ -120,14 +120,14 @@ When('{int} wrong passwords for {string} arrive at once, each from another addre
 Then('signing in as {string} with the right password from another address answers 429 with Retry-After', async function (this: SiteWorld, user: string) {
   if (!this.remembered.has('throttled-account') && !this.remembered.has('throttled-address')) return;
   const { email, password } = await this.signInUser(user);
-  assertThrottled(await attempt(this, freshAddress(this), email, password), SIGN_IN.perAccount.windowSeconds, `the right password for ${email} past the account limit`);
+  assertThrottled(await attempt(this, await freshAddress(this), email, password), SIGN_IN.perAccount.windowSeconds, `the right password for ${email} past the account limit`);
 });
 
 // ── per address (rule sign-in-throttled-per-address) ───────────────────────────────────────────────────────────
 
 When('one address fails to sign in as often as the address limit allows, each time as another unknown email', async function (this: SiteWorld) {
-  if (!needLoopback(this, 'sign-in per address')) return;
-  const from = freshAddress(this)!;
+  if (!(await needChosenAddress(this, 'sign-in per address'))) return;
+  const from = (await freshAddress(this))!;
   for (let i = 0; i < SIGN_IN.perAddress.limit; i++) {
     const answer = await attempt(this, from, unknownEmail(), 'wrong');
     assert.ok(answer.status >= 400 && answer.status !== 429, `failed sign-in ${i + 1} of ${SIGN_IN.perAddress.limit} from ${from} answered HTTP ${answer.status}`);
@@ -145,7 +145,7 @@ Then('signing in as {string} with the right password from that address answers 4
 Then('signing in as {string} with the right password from another address succeeds', async function (this: SiteWorld, user: string) {
   if (!this.remembered.has('throttled-address')) return;
   const { email, password } = await this.signInUser(user);
-  const answer = await attempt(this, freshAddress(this), email, password);
+  const answer = await attempt(this, await freshAddress(this), email, password);
   assert.ok(signedIn(answer), `signing in as ${email} from another address answered HTTP ${answer.status}`);
 });
 
@@ -156,15 +156,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // Alternating samples from fresh addresses, fewer than the account limit for the known email; the factor is
 // generous (a server that skips the password hash for an unknown email answers it many times faster).
 Then('wrong passwords for {string} and for unknown emails take about the same time', async function (this: SiteWorld, user: string) {
-  if (!needLoopback(this, 'sign-in timing')) return;
+  if (!(await needChosenAddress(this, 'sign-in timing'))) return;
   const { email } = await this.signInUser(user);
   const known: number[] = [];
   const unknown: number[] = [];
   const samples = Math.min(4, SIGN_IN.perAccount.limit - 1);
-  await attempt(this, freshAddress(this), unknownEmail(), 'warm-up');
+  await attempt(this, await freshAddress(this), unknownEmail(), 'warm-up');
   for (let i = 0; i < samples; i++) {
-    known.push((await attempt(this, freshAddress(this), email, `wrong-${i}`)).ms);
-    unknown.push((await attempt(this, freshAddress(this), unknownEmail(), `wrong-${i}`)).ms);
+    known.push((await attempt(this, await freshAddress(this), email, `wrong-${i}`)).ms);
+    unknown.push((await attempt(this, await freshAddress(this), unknownEmail(), `wrong-${i}`)).ms);
   }
   const [k, u] = [median(known), median(unknown)];
   assert.ok(u >= k / 3 && k >= u / 3, `median answer time for a known email ${k.toFixed(1)} ms, for unknown emails ${u.toFixed(1)} ms`);

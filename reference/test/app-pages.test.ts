@@ -4,7 +4,7 @@
 // activity-shown-in-developers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../conformance/lib/target.js';
-import { referenceServer } from './shared-reference.js';
+import { referenceServer } from '../../conformance/properties/shared-reference.js';
 import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 

@@ -3,7 +3,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../conformance/lib/target.js';
-import { referenceServer } from './shared-reference.js';
+import { referenceServer } from '../../conformance/properties/shared-reference.js';
 
 let target: Target;
 beforeAll(async () => {

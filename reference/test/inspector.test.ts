@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../conformance/lib/target.js';
-import { referenceServer } from './shared-reference.js';
+import { referenceServer } from '../../conformance/properties/shared-reference.js';
 import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
 import { loadTools } from '../../spec/index.js';
 

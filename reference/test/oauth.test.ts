@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../conformance/lib/target.js';
-import { referenceServer } from './shared-reference.js';
+import { referenceServer } from '../../conformance/properties/shared-reference.js';
 import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection, rawMcpPost } from '../../conformance/lib/mcp-client.js';
 
