@@ -2,6 +2,7 @@
 import type { TestProject } from 'vitest/node';
 import { fileURLToPath } from 'node:url';
 import { resolveTarget, type Target } from '../lib/target.js';
+import { FixturesClient } from '../lib/fixtures-client.js';
 
 // The reference's own declaration, used when this setup starts the reference (the properties then check its
 // declared choices too, as `npm test` does for the features); a run against a given target uses the declaration
@@ -16,6 +17,9 @@ export async function setup(project: TestProject) {
   project.provide('siteMcpUrl', target.url);
   project.provide('siteMcpDeclaration', process.env.SITE_MCP_DECLARATION ?? (startsReference ? REFERENCE_DECLARATION : ''));
   project.provide('siteMcpFixturesSecret', target.fixturesSecret);
+  // The optional parts of the fixtures protocol the target lists (fixturesSupport reads them), as the kit's CLI
+  // passes them to its runs (conformance/lib/prerequisites.ts); one handshake for every property.
+  project.provide('siteMcpFixturesSupports', process.env.SITE_MCP_FIXTURES_SUPPORTS ?? (await new FixturesClient(target.url, target.fixturesSecret).handshake()).supports.join(','));
   // The same server, for test files that need an ordinary reference (shared-reference.ts); none when
   // the target is someone else's.
   project.provide('referenceUrl', startsReference ? target.url : '');
@@ -31,6 +35,7 @@ declare module 'vitest' {
     siteMcpUrl: string;
     siteMcpFixturesSecret: string;
     siteMcpDeclaration: string;
+    siteMcpFixturesSupports: string;
     referenceUrl: string;
     referenceFixturesSecret: string;
   }

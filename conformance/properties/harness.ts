@@ -2,13 +2,15 @@
 // with a one-line replay on failure.
 import { inject } from 'vitest';
 import fc from 'fast-check';
-import { FixturesClient, type WorldRequest } from '../lib/fixtures-client.js';
+import { FixturesClient, fixturesSupport, type WorldRequest } from '../lib/fixtures-client.js';
 import { McpConnection } from '../lib/mcp-client.js';
 
 // The target's declaration (conformance/lib/declaration.ts reads it from the environment): the properties check a
 // value the source leaves open only when it is declared (rule kit-judges-by-source).
 if (inject('siteMcpDeclaration')) process.env.SITE_MCP_DECLARATION = inject('siteMcpDeclaration');
 else delete process.env.SITE_MCP_DECLARATION;
+// The optional fixtures parts the target listed (fixturesSupport), unless the kit's CLI already passed them.
+if (inject('siteMcpFixturesSupports') && !process.env.SITE_MCP_FIXTURES_SUPPORTS) process.env.SITE_MCP_FIXTURES_SUPPORTS = inject('siteMcpFixturesSupports');
 
 // The target comes from global-setup.ts; mutation testing (mutation/in-process-target.ts) starts it inside the
 // test worker instead and passes it through the environment.
@@ -31,25 +33,12 @@ export function params<T>(numRuns: number): fc.Parameters<T> {
   };
 }
 
-/**
- * Whether the target builds worlds whose users get a password only when asked (optional part passwords-on-demand).
- * No property signs in, and a password is a slow hash by design (the reference's scrypt: about 38 ms of CPU), so
- * the properties' few hundred worlds ask for none where the target allows it (issue 16: about 14 s of CPU a run).
- */
-let passwordsOnDemand: Promise<boolean> | undefined;
-function supportsPasswordsOnDemand(): Promise<boolean> {
-  // A failed handshake is not remembered: the next world asks again.
-  passwordsOnDemand ??= fixtures().handshake().then((h) => h.supports.includes('passwords-on-demand'), (error: unknown) => {
-    passwordsOnDemand = undefined;
-    throw error;
-  });
-  return passwordsOnDemand;
-}
-
 export async function worldWithSite(options: Partial<WorldRequest> = {}) {
   const fx = fixtures();
   const world = await fx.world({
-    ...((await supportsPasswordsOnDemand()) ? { passwordsOnDemand: true } : {}),
+    // No property signs in, and a password is a slow hash by design (the reference's scrypt: about 38 ms of CPU):
+    // the properties' few hundred worlds ask for none where the target allows it (issue 16).
+    ...(fixturesSupport('passwords-on-demand') ? { passwordsOnDemand: true } : {}),
     advancedEditorGrant: true,
     users: [{ key: 'owner' }],
     sites: [{ key: 'main', members: { owner: 'owner' }, published: true, records: { leads: [{ name: 'Ann', email: 'ann@example.test' }], bookings: [{ name: 'Bo', email: 'bo@example.test', status: 'confirmed' }], contacts: [{ name: 'Cy', email: 'cy@example.test' }], products: [{ name: 'Loaf', price: { amount: 3, currency: 'EUR' }, revision: 1 }], documents: [{ kind: 'invoice', number: 'I-1', title: 'T', status: 'draft', total: { amount: 1, currency: 'EUR' } }] } }],

@@ -3,10 +3,10 @@
 // codes and exact error message texts: not shown", §4.2 no output shapes beyond the named fields). Each variant
 // is a correct implementation, so the suite must pass against it with zero failures: without a declaration
 // (source checks only) and with the variant's own declaration (rule kit-judges-by-source).
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadTools } from '../../spec/index.js';
-import { randomLoopback } from '../lib/loopback.js';
+import { postFromAddress, randomLoopback } from '../lib/local-address.js';
 
 export interface VariantOptions {
   /** Every error code becomes E_<CODE>, in tool results and in the activity the fixtures protocol reports. */
@@ -73,24 +73,6 @@ function cutToBounds(value: unknown, bounds: { maxDepth: number; maxNodes: numbe
   const keep = () => budget.nodes-- > 0;
   if (Array.isArray(value)) return value.filter(() => keep()).map((v) => cutToBounds(v, bounds, depth + 1, budget));
   return Object.fromEntries(Object.entries(value).filter(() => keep()).map(([k, v]) => [k, cutToBounds(v, bounds, depth + 1, budget)]));
-}
-
-/** A POST from the loopback address `from`. */
-function postFrom(from: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Response> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', localAddress: from, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const out = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) out.append(k, one);
-        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 502, headers: out }));
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** `value` with every string `status` property, at any depth, upper-cased. */
@@ -272,12 +254,10 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       // Sign-ins still come from the proxy's: the variant's declaration does not adopt the sign-in throttles.
       const pairStart = path === '/v1/cli/pair/start' && req.method === 'POST';
       const clientAddress = req.socket.remoteAddress?.replace(/^::ffff:/, '');
-      const upstream =
-        (options.pairStartFromFreshAddresses && pairStart) || (options.signInFromFreshAddresses && signIn)
-          ? await postFrom(randomLoopback(), `${targetUrl}${path}`, headers, body)
-          : pairStart && clientAddress && /^127\./.test(clientAddress)
-            ? await postFrom(clientAddress, `${targetUrl}${path}`, headers, body)
-            : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
+      const from = (options.pairStartFromFreshAddresses && pairStart) || (options.signInFromFreshAddresses && signIn) ? randomLoopback() : pairStart && clientAddress?.startsWith('127.') ? clientAddress : undefined;
+      const upstream = from
+        ? await postFromAddress(`${targetUrl}${path}`, from, headers, body)
+        : await fetch(`${targetUrl}${unrebase(path)}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : forwardedBody(body, req.headers['content-type']), redirect: 'manual' });
       // A binary body (an imported asset's copy, rule portable-site-assets-carried) passes byte for byte: decoded
       // as text to rebase it, it would be corrupted.
       const raw = Buffer.from(await upstream.arrayBuffer());

@@ -10,6 +10,7 @@ import type { SiteWorld } from '../support/world.js';
 import { pointer } from '../support/json.js';
 import { checkableOutput, requireOutput } from '../support/declared.js';
 import type { Envelope } from '../../conformance/lib/mcp-client.js';
+import { fixturesSupport } from '../../conformance/lib/fixtures-client.js';
 
 function remembered(world: SiteWorld, key: string): unknown {
   assert.ok(world.remembered.has(key), `nothing remembered as ${key}`);
@@ -77,7 +78,7 @@ Then('the data at {string} is one of {string}', function (this: SiteWorld, pathT
 // Optional fixtures part no-capture-next-migration: the source says a migration falls back to typed sections when
 // capture is unavailable; without the part, the scenario is reported as not checked.
 Given('visual capture is unavailable for the next migration of {string}', async function (this: SiteWorld, user: string) {
-  if (!(process.env.SITE_MCP_FIXTURES_SUPPORTS ?? '').split(',').includes('no-capture-next-migration')) {
+  if (!fixturesSupport('no-capture-next-migration')) {
     throw new NotDeclared("a migration without visual capture: the target's fixtures do not support no-capture-next-migration");
   }
   await this.fixtures.noCaptureNextMigration(this.user(user).workspaceId);

@@ -6,12 +6,13 @@ import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import { authorizeOAuthClient } from '../../conformance/lib/oauth-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
+import { fixturesSupport } from '../../conformance/lib/fixtures-client.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
 Given('{string} approves a new OAuth client {string} for {string} with scopes {string}', async function (this: SiteWorld, user: string, name: string, site: string, scopes: string) {
   // The source shows no consent page: without the optional fixtures part `oauth-consent` the scenario is not checked.
-  if (!(process.env.SITE_MCP_FIXTURES_SUPPORTS ?? '').split(',').includes('oauth-consent')) throw new NotDeclared("the owner's OAuth consent: the target's fixtures do not support oauth-consent");
+  if (!fixturesSupport('oauth-consent')) throw new NotDeclared("the owner's OAuth consent: the target's fixtures do not support oauth-consent");
   const grant = await authorizeOAuthClient(this.url, this.fixtures, { clientName: `conformance ${name}`, userId: this.user(user).userId, websiteId: this.site(site).websiteId, scopes: list(scopes) });
   // The connection the server bound the client to is the server's business; the kit never names it.
   this.connections.set(name, { connectionId: '', token: grant.accessToken, userKey: user, mcp: new McpConnection(this.url, grant.accessToken) });

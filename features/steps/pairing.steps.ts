@@ -1,14 +1,13 @@
 // Device-code pairing from the command-line tool's side: start, poll, and use what the poll returned.
 import assert from 'node:assert/strict';
 import { When, Then } from '@cucumber/cucumber';
-import { request } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { McpConnection, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { Browser, formsOf, type HtmlForm, type Page } from '../support/browser.js';
 import { loadJson } from '../../spec/index.js';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { kitChoosesAddress, randomLoopback } from '../support/client-address.js';
+import { postFromAddress } from '../../conformance/lib/local-address.js';
 
 async function postJson(world: SiteWorld, path: string, body: unknown) {
   world.lastHttp = await readAnswer(await fetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
@@ -41,34 +40,9 @@ async function startPairing(world: SiteWorld, body: unknown) {
   return world.lastHttp.json as Record<string, any>;
 }
 
-/**
- * POST /v1/cli/pair/start from the loopback address `from` when given (the target then sees a client address of
- * our choosing), else from the kit's own; over https for an https target.
- */
-function startFrom(world: SiteWorld, from: string | undefined, body: string): Promise<HttpAnswer> {
-  const url = new URL(`${world.url}/v1/cli/pair/start`);
-  const send = url.protocol === 'https:' ? httpsRequest : request;
-  return new Promise((resolve, reject) => {
-    const req = send({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', ...(from ? { localAddress: from } : {}), headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        resolve({ status: res.statusCode ?? 0, headers, text, json });
-      });
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('POST /v1/cli/pair/start timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
+/** POST /v1/cli/pair/start from the loopback address `from` when given (a client address of our choosing). */
+async function startFrom(world: SiteWorld, from: string | undefined, body: string): Promise<HttpAnswer> {
+  return readAnswer(await postFromAddress(`${world.url}/v1/cli/pair/start`, from, { 'content-type': 'application/json' }, body));
 }
 
 When('a command-line tool starts a pairing asking for {string}', async function (this: SiteWorld, scopes: string) {

@@ -5,13 +5,12 @@
 // sign-in-throttled-per-address, sign-in-unknown-email-same-cost, session-cookie-secure-over-https; all our
 // decisions, checked for a target that adopts them).
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { Then, When } from '@cucumber/cucumber';
 import { loadJson } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
 import { Browser, formsOf, type HtmlForm } from '../support/browser.js';
 import { kitChoosesAddress, randomLoopback } from '../support/client-address.js';
+import { postFromAddress } from '../../conformance/lib/local-address.js';
 
 const SIGN_IN = loadJson<{ signIn: { perAccount: { limit: number; windowSeconds: number }; perAddress: { limit: number; windowSeconds: number } } }>('limits.json').signIn;
 
@@ -40,22 +39,9 @@ async function attempt(world: SiteWorld, from: string | undefined, email: string
   const { form, email: emailField, password: passwordField } = await signInForm(world);
   const body = new URLSearchParams();
   for (const input of form.inputs) if (input.name && !['submit', 'button', 'checkbox', 'radio'].includes(input.type)) body.append(input.name, input.name === emailField ? email : input.name === passwordField ? password : input.value);
-  const text = body.toString();
-  const url = new URL(form.action);
-  const send = url.protocol === 'https:' ? httpsRequest : request;
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = send(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'POST', ...(from ? { localAddress: from } : {}), headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(text), origin: url.origin } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, setCookies: (res.headers['set-cookie'] as string[] | undefined) ?? [], ms: performance.now() - started }));
-      },
-    );
-    req.setTimeout(15_000, () => req.destroy(new Error('the sign-in post timed out')));
-    req.on('error', reject);
-    req.end(text);
-  });
+  const res = await postFromAddress(form.action, from, { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(form.action).origin }, body.toString(), 15_000);
+  return { status: res.status, retryAfter: res.headers.get('retry-after') ?? undefined, setCookies: res.headers.getSetCookie(), ms: performance.now() - started };
 }
 
 /** Steps that choose addresses need kitChoosesAddress; elsewhere their rule is reported as not checked. */

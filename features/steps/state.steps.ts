@@ -2,7 +2,7 @@
 // live state of a site, plans, and connections as the Developers page shows them.
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
-import type { SiteState } from '../../conformance/lib/fixtures-client.js';
+import { fixturesSupport, type SiteState } from '../../conformance/lib/fixtures-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { declaredErrorCode, outputPointer } from '../../conformance/lib/declaration.js';
 import { pointer } from '../support/json.js';
@@ -102,7 +102,7 @@ Then('the draft of {string} is unchanged', async function (this: SiteWorld, site
 Then('{string} has a restore point of the remembered draft', async function (this: SiteWorld, site: string) {
   const before = this.remembered.get(`state:${site}`) as SiteState | undefined;
   assert.ok(before, `the state of ${site} was not remembered first`);
-  if (!(process.env.SITE_MCP_FIXTURES_SUPPORTS ?? '').split(',').includes('restore-points')) {
+  if (!fixturesSupport('restore-points')) {
     this.notChecked("a site's restore points: the target's fixtures do not support restore-points");
     return;
   }

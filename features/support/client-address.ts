@@ -2,7 +2,7 @@
 // (pair-start-throttled-per-address, sign-in-throttled-per-address), so the kit chooses its address where it can:
 // to check a throttle from an address of its own, and so that its other scenarios never spend a target's allowance.
 import { createServer } from 'node:net';
-import { randomLoopback } from '../../conformance/lib/loopback.js';
+import { randomLoopback } from '../../conformance/lib/local-address.js';
 import type { SiteWorld } from './world.js';
 
 export { randomLoopback };

@@ -91,23 +91,30 @@ const READ_LAYOUT = readFileSync(fileURLToPath(new URL('./capture-layout.browser
 /** One fetch of a capture: the page or one of its resources, through safeFetch with the migration's network. */
 const fetchForCapture = (url: string, net: Network) => safeFetch(url, { maxBytes: CAPTURE_LIMITS.maxResourceBytes, timeoutMs: 5000, maxRedirects: 3, ...net });
 
+/** The page being captured: its request budget, its own address, and its document as fetched before the browser saw it. */
+interface CurrentPage {
+  requests: number;
+  mainUrl: string;
+  document: FetchResult | undefined;
+}
+
 /** Answers one intercepted request through safeFetch, or refuses it (rules migrate-ssrf-hardened, migrate-no-source-scripts). */
-async function serveThroughSafeFetch(route: Route, net: Network, budget: { requests: number }, mainUrl: string, document: FetchResult | undefined): Promise<void> {
+async function serveThroughSafeFetch(route: Route, net: Network, page: CurrentPage): Promise<void> {
   const request = route.request();
   const url = request.url();
   const type = request.resourceType();
   const isPage = type === 'document' && request.frame().parentFrame() === null && request.isNavigationRequest();
-  if (!FETCHED_TYPES.has(type) || (type === 'document' && !isPage) || (isPage && url !== mainUrl) || request.method() !== 'GET' || !/^https?:/.test(url)) {
+  if (!FETCHED_TYPES.has(type) || (type === 'document' && !isPage) || (isPage && url !== page.mainUrl) || request.method() !== 'GET' || !/^https?:/.test(url)) {
     await route.abort('blockedbyclient');
     return;
   }
-  if (!isPage && --budget.requests < 0) {
+  if (!isPage && --page.requests < 0) {
     await route.abort('blockedbyclient');
     return;
   }
   try {
     // The page itself was fetched before the browser was asked for it (captureOne): served from that answer.
-    const res = isPage && document ? document : await fetchForCapture(url, net);
+    const res = isPage && page.document ? page.document : await fetchForCapture(url, net);
     // Only what a capture reads: never a cookie or anything the source would set.
     await route.fulfill({ status: res.status, contentType: res.contentType || 'application/octet-stream', body: res.body });
   } catch (error) {
@@ -130,7 +137,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
   let closed = false;
   let tab: { browser: Browser; page: Page } | undefined;
   /** What the page being captured may fetch: the network of its migration, its request budget and its own address. */
-  const current: { net: Network | undefined; requests: number; mainUrl: string; document: FetchResult | undefined } = { net: undefined, requests: 0, mainUrl: '', document: undefined };
+  const current: CurrentPage & { net: Network | undefined } = { net: undefined, requests: 0, mainUrl: '', document: undefined };
 
   const launch = (): Promise<Browser> => {
     if (!browser) {
@@ -189,7 +196,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
       if (!tab || tab.browser !== b || tab.page.isClosed()) {
         const context = await b.newContext({ javaScriptEnabled: false, viewport: CAPTURE_LIMITS.viewport, serviceWorkers: 'block', acceptDownloads: false });
         const state = current;
-        await context.route('**/*', (route) => (state.net ? serveThroughSafeFetch(route, state.net, state, state.mainUrl, state.document) : route.abort('blockedbyclient')));
+        await context.route('**/*', (route) => (state.net ? serveThroughSafeFetch(route, state.net, state) : route.abort('blockedbyclient')));
         tab = { browser: b, page: await context.newPage() };
       }
       current.net = net;

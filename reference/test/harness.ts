@@ -2,7 +2,7 @@
 // fixtures protocol on, an owner with a connection, and a POST sent from a chosen loopback address (per-address
 // throttles). Each test file starts its own server and stops it, so files stay independent.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { postFromAddress } from '../../conformance/lib/local-address.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type Composition, type RunningServer } from '../app.js';
@@ -62,20 +62,7 @@ export async function ownerWithConnection(test: TestServer, scopes: string[], re
 export interface PostAnswer { status: number; retryAfter: string | undefined; text: string }
 
 /** POSTs `body` to `path` from the loopback address `from` (all of 127.0.0.0/8 is loopback on Linux). */
-export function postFrom(baseUrl: string, path: string, from: string, contentType: string, body: string): Promise<PostAnswer> {
-  const url = new URL(path, baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, text }));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error(`POST ${path} timed out`)));
-    req.on('error', reject);
-    req.end(body);
-  });
+export async function postFrom(baseUrl: string, path: string, from: string, contentType: string, body: string): Promise<PostAnswer> {
+  const res = await postFromAddress(new URL(path, baseUrl).href, from, { 'content-type': contentType }, body);
+  return { status: res.status, retryAfter: res.headers.get('retry-after') ?? undefined, text: await res.text() };
 }
