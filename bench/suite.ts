@@ -10,13 +10,13 @@
 //
 // --cpu-prof DIR writes a V8 CPU profile of the reference over all the runs (npx tsx bench/cpu-profile-summary.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReference } from './lib/reference-process.js';
-import { processCpu } from './lib/proc.js';
+import { descendantsCpuSeconds, processCpu } from './lib/proc.js';
 import { benchArgs } from './lib/args.js';
 
 const GOAL_SECONDS = 12;
@@ -34,33 +34,6 @@ if (workers.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(repe
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
 const cpuSeconds = processCpu;
-
-/**
- * CPU seconds (user + system) of every process below `pid` (the reference's Chromium for visual capture), living
- * ones from /proc and exited ones as their parents' cutime and cstime: what the server's own figure leaves out.
- */
-function descendantsCpuSeconds(pid: number): number {
-  const stats = new Map<number, { ppid: number; cpu: number; children: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100, children: (Number(fields[13]) + Number(fields[14])) / 100 });
-    } catch {
-      // the process ended while listed
-    }
-  }
-  let total = stats.get(pid)?.children ?? 0;
-  const below = [pid];
-  for (let i = 0; i < below.length; i++) {
-    for (const [child, stat] of stats) {
-      if (stat.ppid !== below[i]) continue;
-      below.push(child);
-      total += stat.cpu + stat.children;
-    }
-  }
-  return total;
-}
 
 /**
  * CPU seconds of this process's children that have exited and been waited for (cutime + cstime): across one run,

@@ -12,7 +12,8 @@
 //   --decision-limits F JSON file with other values for the limits that are our decisions (throttles, import
 //                       cap, site limits, image cost, …; test mode only: correct variants for the suite)
 //   --chromium PATH     Chromium for migrate_site_from_url's visual capture (env SITE_MCP_CHROMIUM; default
-//                       /usr/bin/chromium when it exists; without one every migration is typed, fidelity "typed")
+//                       /usr/bin/chromium-headless-shell, else /usr/bin/chromium; without one every migration
+//                       is typed, fidelity "typed")
 //   --no-capture        no visual capture: migrations take the typed path only (env SITE_MCP_CAPTURE=off)
 //   --no-seed           do not create the demo workspace
 //   --help              this text

@@ -75,7 +75,7 @@ export interface Config {
   rateLimitsOverride?: Limits['rateLimits'];
   /**
    * The Chromium executable of visual capture (migrate_site_from_url); null turns capture off, unset means
-   * /usr/bin/chromium when it exists. Without a browser every migration is typed (rule migrate-capture-then-typed).
+   * /usr/bin/chromium-headless-shell or else /usr/bin/chromium, whichever exists first (services.ts). Without a browser every migration is typed (rule migrate-capture-then-typed).
    */
   chromium?: string | null;
   /** How long the capture queue waits after a migration before it captures the pages beyond the allowance (default 10 s: the migration's caller reads its result first). */

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer } from '../../reference/app.js';
 import { testMode } from '../../reference/testing/index.js';
+import type { CaptureEngine } from '../../reference/domain/capture.js';
+import type { Composition } from '../../reference/app.js';
 import { startVariantProxy } from '../variants/variant-proxy.js';
 import { BROKEN, compositionOf } from './index.js';
 
@@ -26,6 +28,18 @@ export interface BrokenOptions {
   dataDir?: string;
   /** The fixtures protocol's secret; a random one when not given. */
   fixturesSecret?: string;
+  /**
+   * A visual-capture engine the caller owns and shares between servers (prove-checks: one Chromium for all the
+   * rules instead of one launched by every server whose scenarios migrate, issue 16); stopping the server leaves it
+   * running. The server's own engine when not given.
+   */
+  capture?: CaptureEngine;
+}
+
+/** The caller's capture engine, which a server stopping must not close. */
+function borrowedCapture(engine: CaptureEngine): Composition {
+  const borrowed: CaptureEngine = { capture: (url, net) => engine.capture(url, net), available: () => engine.available(), close: async () => undefined };
+  return { services: (services) => ({ ...services, capture: services.capture ? borrowed : null }) };
 }
 
 /** The reference broken for every rule of `rules` (each a key of BROKEN; the caller checks them). */
@@ -37,8 +51,10 @@ export async function startBroken(rules: readonly string[], options: BrokenOptio
   const fixturesSecret = options.fixturesSecret ?? randomBytes(16).toString('hex');
   const ownDataDir = !options.dataDir;
   const dataDir = resolve(options.dataDir ?? (await mkdtemp(join(tmpdir(), 'site-mcp-broken-'))));
-  // The broken compositions first, so test mode's seams decorate what they changed.
-  const reference = await startServer({ host: options.host ?? '127.0.0.1', port: options.port ?? 0, dataDir, allowedHosts: [] }, ...servers.map(compositionOf), testMode(fixturesSecret));
+  // The borrowed engine, then the broken compositions (one may take the browser away), so test mode's seams
+  // decorate what they changed.
+  const shared = options.capture ? [borrowedCapture(options.capture)] : [];
+  const reference = await startServer({ host: options.host ?? '127.0.0.1', port: options.port ?? 0, dataDir, allowedHosts: [] }, ...shared, ...servers.map(compositionOf), testMode(fixturesSecret));
   const proxied = servers.flatMap((server) => (server.proxy ? [server.proxy] : []));
   const proxy = proxied.length ? await startVariantProxy(reference.url, Object.assign({}, ...proxied)) : undefined;
   let stopped: Promise<void> | undefined;

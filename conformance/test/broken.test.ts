@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { CALL_STEPS } from '../../reference/mcp/pipeline.js';
 import { ruleIds } from '../../spec/index.js';
 import { BROKEN } from '../broken/index.js';
+import { startBroken } from '../broken/start.js';
+import type { CaptureEngine } from '../../reference/domain/capture.js';
 import { rulesNamedInSuite } from '../lib/report.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,5 +33,17 @@ describe('broken servers', () => {
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('no-such-rule');
+  });
+
+  it('borrow the capture engine prove-checks shares between them: a server that stops leaves it open for the next', async () => {
+    // issue 16: one Chromium for every broken server of a prove-checks run. Were the engine handed over as it is,
+    // the first server to stop would close it and every later migration would find no browser.
+    let closed = 0;
+    const engine: CaptureEngine = { capture: () => Promise.reject(new Error('not used here')), available: async () => true, close: async () => void closed++ };
+    for (const rule of ['scope-ceiling', 'migrate-capture-then-typed']) {
+      const server = await startBroken([rule], { capture: engine });
+      await server.stop();
+    }
+    expect(closed).toBe(0);
   });
 });

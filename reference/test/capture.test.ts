@@ -19,7 +19,7 @@ import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import { startTestWebsite, TEST_WEBSITE, type TestWebsite } from '../../conformance/lib/test-website.js';
 import { CaptureUnavailableError, chromiumCapture } from '../domain/capture.js';
 import type { Site } from '../domain/model.js';
-import type { Network } from '../services.js';
+import { defaultChromium, type Network } from '../services.js';
 
 const HOST = 'bakery.example';
 const SITE = `https://${HOST}`;
@@ -331,7 +331,7 @@ describe('what a captured page may fetch', () => {
         return { status: file.location ? 302 : 200, headers: { 'content-type': file.type, location: file.location }, body: Buffer.from(file.body) };
       },
     };
-    const engine = chromiumCapture({ executablePath: process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium' });
+    const engine = chromiumCapture({ executablePath: process.env.SITE_MCP_CHROMIUM ?? defaultChromium() ?? '/usr/bin/chromium' });
     try {
       const capture = await engine.capture('https://site.example/', fakeWeb);
       const boxes = capture.regions.flatMap((r) => r.boxes);

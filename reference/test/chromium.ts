@@ -3,14 +3,18 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { defaultChromium } from '../services.js';
 
 export const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
 
-/** Launches headless Chromium (SITE_MCP_CHROMIUM, else /usr/bin/chromium) and makes sure reports/ exists. */
+/**
+ * Launches headless Chromium (SITE_MCP_CHROMIUM, else the server's default: Debian's chromium-headless-shell, else
+ * its chromium) and makes sure reports/ exists.
+ */
 export async function launchChromium(): Promise<Browser> {
   await mkdir(REPORTS, { recursive: true });
   return chromium.launch({
-    executablePath: process.env.SITE_MCP_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: process.env.SITE_MCP_CHROMIUM ?? defaultChromium() ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
