@@ -1,3 +1,7 @@
+// Node 22 or newer, and Node's compile cache for every process the tests start: vitest's workers and the servers and
+// CLIs they spawn inherit NODE_COMPILE_CACHE, so each loads Koa, oidc-provider, the MCP SDK, playwright-core and the
+// rest from V8's cached code instead of compiling them again (issue 16: about 0.5 s of CPU less for six files).
+import './conformance/lib/require-node.js';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
