@@ -50,7 +50,7 @@ async function migrate(chromium: boolean, runs: number) {
   const dir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-capture-'));
   const website = await startTestWebsite();
   // The queue never runs here: only the migration's own captures are measured.
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [], captureQueueDelayMs: 3_600_000, ...(chromium ? (values.chromium ? { chromium: values.chromium } : {}) : { chromium: null }) }, testMode('bench'));
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [], captureQueueDelayMs: 3_600_000, chromium: chromium ? values.chromium : null }, testMode('bench'));
   const results: { ms: number; captured: number; fidelity: string; peak: number; browserCpu: number }[] = [];
   try {
     const fx = new FixturesClient(server.url, 'bench');

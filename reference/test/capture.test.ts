@@ -14,12 +14,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from './harness.js';
-import { launchChromium, REPORTS } from './chromium.js';
+import { launchChromium, REPORTS, TEST_CHROMIUM } from './chromium.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import { startTestWebsite, TEST_WEBSITE, type TestWebsite } from '../../conformance/lib/test-website.js';
 import { CaptureUnavailableError, chromiumCapture } from '../domain/capture.js';
 import type { Site } from '../domain/model.js';
-import { defaultChromium, type Network } from '../services.js';
+import type { Network } from '../services.js';
 
 const HOST = 'bakery.example';
 const SITE = `https://${HOST}`;
@@ -331,7 +331,7 @@ describe('what a captured page may fetch', () => {
         return { status: file.location ? 302 : 200, headers: { 'content-type': file.type, location: file.location }, body: Buffer.from(file.body) };
       },
     };
-    const engine = chromiumCapture({ executablePath: process.env.SITE_MCP_CHROMIUM ?? defaultChromium() ?? '/usr/bin/chromium' });
+    const engine = chromiumCapture({ executablePath: TEST_CHROMIUM });
     try {
       const capture = await engine.capture('https://site.example/', fakeWeb);
       const boxes = capture.regions.flatMap((r) => r.boxes);

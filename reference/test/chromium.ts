@@ -7,14 +7,14 @@ import { defaultChromium } from '../services.js';
 
 export const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
 
-/**
- * Launches headless Chromium (SITE_MCP_CHROMIUM, else the server's default: Debian's chromium-headless-shell, else
- * its chromium) and makes sure reports/ exists.
- */
+/** The tests' Chromium: SITE_MCP_CHROMIUM, else the server's default (Debian's chromium-headless-shell, else its chromium). */
+export const TEST_CHROMIUM = process.env.SITE_MCP_CHROMIUM ?? defaultChromium() ?? '/usr/bin/chromium';
+
+/** Launches headless TEST_CHROMIUM and makes sure reports/ exists. */
 export async function launchChromium(): Promise<Browser> {
   await mkdir(REPORTS, { recursive: true });
   return chromium.launch({
-    executablePath: process.env.SITE_MCP_CHROMIUM ?? defaultChromium() ?? '/usr/bin/chromium',
+    executablePath: TEST_CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
