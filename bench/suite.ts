@@ -4,7 +4,8 @@
 // from spawn to exit, once per --parallel value (Cucumber's worker processes; every scenario builds its own world
 // through the fixtures protocol, so they share the server without sharing state). Prints wall time, the server's
 // CPU during the run, the kit's (the CLI and its workers) and the load average, and the CLI's own pass/fail line,
-// then the fastest figure against the goal.
+// then the fastest figure against the goal. The reference's store is where the kit puts a throwaway reference's
+// (conformance/lib/scratch-dir.ts: in memory when the machine has room, as in npm test), and the first line says where.
 //
 //   npm run bench -- suite [--parallel 1,2,4] [--repeat 1] [--cpu-prof DIR] [-- <features/x.feature ...>]
 //
@@ -15,6 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from '../conformance/lib/scratch-dir.js';
 import { startReference } from './lib/reference-process.js';
 import { descendantsCpuSeconds, processCpu } from './lib/proc.js';
 import { benchArgs } from './lib/args.js';
@@ -99,11 +101,12 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
 }
 
 const cpuProfDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
-const server = await startReference({ checkout: repo, cpuProfDir, profileName: 'suite-reference.cpuprofile', quiet: true });
+const storeParent = scratchDir();
+const server = await startReference({ checkout: repo, cpuProfDir, profileName: 'suite-reference.cpuprofile', quiet: true, dataParent: storeParent });
 const serverPid = server.pid!;
 const runs: Run[] = [];
 try {
-  console.log(`conformance run against a running reference (${server.url}), declaration conformance/declarations/reference.yaml${positionals.length ? `, ${positionals.join(' ')}` : ''}, node ${process.version}`);
+  console.log(`conformance run against a running reference (${server.url}, its store under ${storeParent}), declaration conformance/declarations/reference.yaml${positionals.length ? `, ${positionals.join(' ')}` : ''}, node ${process.version}`);
   for (let round = 0; round < repeat; round++) {
     for (const parallel of workers) {
       const run = await conformanceRun(server.url, server.fixturesSecret, parallel);

@@ -49,11 +49,13 @@ export interface ReferenceOptions {
   profileName?: string;
   /** Drops the server's stderr. */
   quiet?: boolean;
+  /** Where its data directory is made (the OS temporary directory unless named). */
+  dataParent?: string;
 }
 
 /** The reference server of `checkout` in test mode on loopback, a fresh data directory and a random fixtures secret. */
 export async function startReference(options: ReferenceOptions): Promise<ChildServer & { fixturesSecret: string }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-'));
+  const dataDir = await mkdtemp(join(options.dataParent ?? tmpdir(), 'site-mcp-bench-'));
   const fixturesSecret = randomBytes(16).toString('hex');
   const profile = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir, ...(options.profileName ? ['--cpu-prof-name', options.profileName] : [])] : [];
   try {

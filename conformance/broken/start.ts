@@ -4,12 +4,12 @@
 // reference's modules load once for all the rules instead of once per rule (issue 16: `npm test` time).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer } from '../../reference/app.js';
 import { testMode } from '../../reference/testing/index.js';
 import type { CaptureEngine } from '../../reference/domain/capture.js';
 import type { Composition } from '../../reference/app.js';
+import { scratchDir } from '../lib/scratch-dir.js';
 import { startVariantProxy } from '../variants/variant-proxy.js';
 import { BROKEN, compositionOf } from './index.js';
 
@@ -50,7 +50,7 @@ export async function startBroken(rules: readonly string[], options: BrokenOptio
   });
   const fixturesSecret = options.fixturesSecret ?? randomBytes(16).toString('hex');
   const ownDataDir = !options.dataDir;
-  const dataDir = resolve(options.dataDir ?? (await mkdtemp(join(tmpdir(), 'site-mcp-broken-'))));
+  const dataDir = resolve(options.dataDir ?? (await mkdtemp(join(scratchDir(), 'site-mcp-broken-'))));
   // The borrowed engine, then the broken compositions (one may take the browser away), so test mode's seams
   // decorate what they changed.
   const shared = options.capture ? [borrowedCapture(options.capture)] : [];

@@ -1,14 +1,15 @@
 // Where the suite points: an implementation at SITE_MCP_URL (with SITE_MCP_FIXTURES_SECRET), or, when no URL
-// is given, the reference server started as a child process on loopback, port 0, with a fresh data dir and a
-// random fixtures secret. `stop()` ends the child (SIGTERM, SIGKILL after 5 s) and removes the data dir; a
-// child is also ended when this process exits or is interrupted, so no server is ever left behind.
+// is given, the reference server started as a child process on loopback, port 0, with a fresh data dir (in memory
+// when the machine has room: scratch-dir.ts) and a random fixtures secret. `stop()` ends the child (SIGTERM,
+// SIGKILL after 5 s) and removes the data dir; a child is also ended when this process exits or is interrupted,
+// so no server is ever left behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from './scratch-dir.js';
 
 export interface Target {
   url: string;
@@ -82,7 +83,7 @@ export function listeningUrl(child: ChildProcess, timeoutMs: number, explain: (r
 
 /** Starts the reference server (`program`, reference/main.ts unless named) as a child process; `extraArgs` go to its command line. */
 export async function startReferenceServer(extraArgs: string[] = [], program = 'reference/main.ts'): Promise<Target> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-conformance-'));
+  const dataDir = await mkdtemp(join(scratchDir(), 'site-mcp-conformance-'));
   const fixturesSecret = randomBytes(16).toString('hex');
   guardProcess();
   const child: ChildProcess = spawn(
