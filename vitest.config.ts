@@ -3,19 +3,18 @@
 // rest from V8's cached code instead of compiling them again (issue 16: about 0.5 s of CPU less for six files).
 import './conformance/lib/require-node.js';
 import { availableParallelism } from 'node:os';
-import { memoryBackedDir } from './conformance/lib/scratch-dir.js';
+import { memoryScratchForRun } from './conformance/lib/scratch-dir.js';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Every temporary file of the run (the servers' stores, Chromium's profiles, the packed kit's install) in memory
-// when the machine has room, unless TMPDIR says where: the workers and every process they start inherit it. On this
-// project's 2-core machine /tmp is an ext4 without a journal, where creating a file costs more the more were
-// replaced just before, and the stores replace a file per write (conformance/lib/scratch-dir.ts; issue 16: npm run
-// bench -- test-time 110.5 s with it, 126.9 s without, back to back).
-if (!process.env.TMPDIR) {
-  const memory = memoryBackedDir();
-  if (memory) process.env.TMPDIR = memory;
-}
+// Every temporary file of the run in memory when the machine has a usable tmpfs, unless TMPDIR says where: the
+// servers' stores, Chromium's profiles, the packed kit's install, tsx's cache of the children's compiled TypeScript,
+// in a directory of the run's own that goes when the run ends; the workers and every process they start inherit
+// TMPDIR. (Node's compile cache stays where require-node.js, imported above, put it: it is worth keeping between runs.)
+// On this project's 2-core machine /tmp is an ext4 without a journal, where creating a file costs more the more
+// were replaced just before, and the stores replace a file per write (conformance/lib/scratch-dir.ts; issue 16:
+// npm run bench -- test-time 110.5 s with /dev/shm, 126.9 s without, back to back).
+memoryScratchForRun();
 
 // The tests that compare how long two answers take (rules sign-in-unknown-email-same-cost,
 // domain-foreign-hostname-same-time): they run after every other file, one at a time, so no test file of ours
