@@ -42,8 +42,7 @@ const cpuSeconds = processCpu;
  * the kit's (the CLI, its Cucumber workers, their DNS stub and website), not the server's, which is still running.
  */
 function exitedChildrenCpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
+  return processCpu('self').children;
 }
 
 interface Run {

@@ -52,23 +52,23 @@ function filesMayRun(dir: string): boolean {
   }
 }
 
-let memory: { dir: string | undefined } | undefined;
+/** Each directory's answer, once per process (the probe writes a file). */
+const answers = new Map<string, string | undefined>();
 
 /** `dir` (default /dev/shm) when it is a tmpfs with 2 GiB free, the machine has 2 GiB available, and files written there may run; else undefined. */
 export function memoryBackedDir(dir = MEMORY_DIR): string | undefined {
-  if (dir === MEMORY_DIR && memory) return memory.dir;
-  let usable = false;
-  try {
-    const fs = statfsSync(dir);
-    const candidate = { type: fs.type, freeBytes: fs.bavail * fs.bsize, memoryBytes: freemem(), executable: false };
-    // The probe writes a file: only where the rest already holds.
-    usable = usableForScratch({ ...candidate, executable: true }) && usableForScratch({ ...candidate, executable: filesMayRun(dir) });
-  } catch {
-    usable = false;
+  if (!answers.has(dir)) {
+    let usable: boolean;
+    try {
+      const fs = statfsSync(dir);
+      // The probe writes a file: only where the rest already holds.
+      usable = usableForScratch({ type: fs.type, freeBytes: fs.bavail * fs.bsize, memoryBytes: freemem(), executable: true }) && filesMayRun(dir);
+    } catch {
+      usable = false;
+    }
+    answers.set(dir, usable ? dir : undefined);
   }
-  const answer = usable ? dir : undefined;
-  if (dir === MEMORY_DIR) memory = { dir: answer };
-  return answer;
+  return answers.get(dir);
 }
 
 /** The parent directory for a throwaway server's data directory: TMPDIR when set, else memory when there is some, else the OS default. */
