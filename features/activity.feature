@@ -80,3 +80,12 @@ Feature: Activity
       """
     Then the activity of "agent" lists "list_sites, update_business_name" in this order
     And the activity of "agent" has an entry for "update_business_name" with outcome "denied" and code "scope_denied"
+
+  @rule:activity-name-bounded
+  Scenario: A tool name of the caller's choosing is not kept whole, however long
+    Given the target adopts the decision "activity-name-bounded"
+    When "agent" calls "list_sites"
+    And "agent" calls "no_such_tool_{{repeat:x:5000}}_NAME_END"
+    Then the call fails with "not_found"
+    And the activity of "agent" has 2 entries
+    And no activity entry of "agent" contains "_NAME_END"

@@ -266,6 +266,12 @@ export interface Limits {
   throttles: Record<string, LimitWindow>;
   planLifetimeSeconds: number;
   activityRetentionDays: number;
+  /**
+   * Rules activity-name-bounded, activity-refusals-folded, activity-read-newest-first: the characters of a caller's
+   * name kept in an entry, how long a connection's rate-limited refusals fold into one counted entry, and what one
+   * page of the Developers settings shows and may read (entries, bytes scanned, the longest line it parses).
+   */
+  activityLog: { maxNameCharacters: number; foldRefusedSeconds: number; pageEntries: number; pageScanBytes: number; maxLineBytes: number };
   importMaxBytes: { value: number };
   siteLimitByPlan: Record<string, number>;
   imageCreditCost: { value: number };

@@ -47,6 +47,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   // The call path.
   'scope-ceiling': { omitSteps: ['scope-ceiling'] },
   'rate-limit-per-connection': { omitSteps: ['rate-limit-per-connection'] },
+  'activity-name-bounded': { omitSteps: ['activity-name-bounded'] },
   'connection-live-role-recheck': { omitSteps: ['connection-live-role-recheck'] },
   'tool-answer-checked-before-commit': { omitSteps: ['tool-answer-checked-before-commit'] },
   'authz-cross-tenant-not-found': { steps: tellForeignWebsites },

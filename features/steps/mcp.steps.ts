@@ -19,8 +19,9 @@ async function call(world: SiteWorld, name: string, tool: string, args: Record<s
 
 const args = (world: SiteWorld, doc: string) => JSON.parse(world.resolve(doc)) as Record<string, unknown>;
 
+// The tool's name may hold templates too ({{repeat:x:5000}}: a name of a caller's choosing, rule activity-name-bounded).
 When('{string} calls {string}', async function (this: SiteWorld, name: string, tool: string) {
-  await call(this, name, tool, {});
+  await call(this, name, this.resolve(tool), {});
 });
 
 When('{string} calls {string} with:', async function (this: SiteWorld, name: string, tool: string, doc: string) {

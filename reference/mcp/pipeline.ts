@@ -87,7 +87,24 @@ export function checkRateLimits(rt: Runtime, principal: Principal, nowMs: number
   if (refused) throw rateLimited(refused.refusedKey.startsWith('conn:') ? 'this connection' : 'this workspace', refused);
 }
 
-/** Rule activity-entry-every-call: exactly one entry per call, awaited, so the answer leaves only once it is on disk. */
+/** A name as a caller sent it, cut to `max` characters with a marker of its length (rule activity-name-bounded). */
+export function boundedName(name: string, max: number): string {
+  return name.length <= max ? name : `${name.slice(0, max)}…(${name.length} characters)`;
+}
+
+/**
+ * Rule activity-name-bounded: the entry names the tool as the caller sent it, so a name the catalogue does not hold
+ * is cut before anything stores it (every catalogue name is shorter than the bound and kept whole).
+ */
+function boundLoggedName(call: Call): void {
+  call.entry.name = boundedName(call.entry.name, call.rt.limits.activityLog.maxNameCharacters);
+}
+
+/**
+ * Rule activity-entry-every-call: exactly one entry per call, awaited, so the answer leaves only once it is on disk.
+ * A rate-limited refusal goes through the log's fold (decision activity-refusals-folded): the first of a period is
+ * written like any entry, the rest are counted into one.
+ */
 async function recordActivity(call: Call, rest: () => Promise<void>): Promise<void> {
   try {
     await rest();
@@ -99,7 +116,12 @@ async function recordActivity(call: Call, rest: () => Promise<void>): Promise<vo
     }
     // A failed append still answers: the call's change, if any, is committed and repeating the call would make it
     // twice; the entry stays in the log's backlog, and the workspace's next calls wait for it (activity-log-fails-closed).
-    await call.rt.activity.append(call.entry).catch((error) => console.error(`[site-mcp] activity entry of ${call.name} not yet written (kept to retry):`, error));
+    const { activity, limits } = call.rt;
+    const written =
+      call.entry.code === 'rate_limited'
+        ? activity.appendRefused(call.entry, call.now.getTime(), limits.activityLog.foldRefusedSeconds * 1000)
+        : activity.append(call.entry);
+    await written.catch((error) => console.error(`[site-mcp] activity entry of ${call.name} not yet written (kept to retry):`, error));
   }
 }
 
@@ -140,7 +162,7 @@ function checkActivityWritable(call: Call): void | Promise<void> {
 /** Rule tool-catalogue-exact: a name outside the catalogue is not found. */
 function findTool(call: Call): void {
   call.tool = call.rt.catalogue.get(call.name);
-  if (!call.tool) throw new DomainError('not_found', `There is no tool named "${call.name}". Call tools/list for the catalogue.`);
+  if (!call.tool) throw new DomainError('not_found', `There is no tool named "${boundedName(call.name, call.rt.limits.activityLog.maxNameCharacters)}". Call tools/list for the catalogue.`);
 }
 
 /** Rule scope-ceiling: the connection's scopes bound every call, whoever created it. */
@@ -235,6 +257,7 @@ function checkAnswer(call: Call): void {
 
 /** The call path, in order (a composition may change it: reference/app.ts; the server runs rt.callSteps). */
 export const CALL_STEPS: readonly CallStep[] = [
+  { rule: 'activity-name-bounded', run: boundLoggedName },
   { rule: 'activity-entry-every-call', around: recordActivity },
   { rule: 'never-a-server-error', around: answerEnvelope },
   { rule: 'rate-limit-per-connection', run: takeRateLimits },

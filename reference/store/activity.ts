@@ -12,6 +12,12 @@
 // the file back to what was durable, so no entry is written twice; lines that still fail stay in memory as the
 // file's backlog, written before anything else of that file; while a workspace has a backlog, the call path tries
 // it again (`recover`) before each call and refuses the call if it still cannot be written.
+//
+// A flood (issue 33; decision activity-refusals-folded): a connection's rate-limited refusals after its first one in a
+// period are counted in memory (`appendRefused`) and written as one entry carrying the count, so refused calls cost a
+// few lines a period whatever their rate. Reading (decision activity-read-newest-first): `readPage` walks the day
+// files backwards from the newest, a chunk at a time, and stops at a page's entries or its byte budget, so what the
+// Developers settings cost does not grow with the log.
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ActivityEntry as ActivityLine } from '../../generated/schemas/fixtures/fixtures.js';
@@ -50,6 +56,34 @@ const MAX_OPEN_FILES = 128;
 const RETRY_DELAYS_MS = [20, 200];
 /** Backlog lines kept per day file while its disk fails; past it the oldest go to stderr (the server log) instead. */
 const MAX_BACKLOG_LINES = 10_000;
+/** Bytes read at a time when walking a day file backwards. */
+const READ_CHUNK_BYTES = 65_536;
+
+/** A page of entries, newest first, and where the next older page continues (null: nothing older within retention). */
+export interface ActivityPage {
+  entries: ActivityEntry[];
+  older: string | null;
+  /** Bytes of day files read to make this page. */
+  scannedBytes: number;
+}
+
+/** What one page may show and read (spec/limits.json activityLog). */
+export interface PageBounds {
+  pageEntries: number;
+  pageScanBytes: number;
+  maxLineBytes: number;
+}
+
+/** A connection's rate-limited refusals being counted (decision activity-refusals-folded). */
+interface Fold {
+  startMs: number;
+  untilMs: number;
+  /** Refusals counted and not yet written, the first one's time, and the last one's entry (its time, name, website). */
+  count: number;
+  firstAt: string;
+  last: ActivityEntry | null;
+  timer: NodeJS.Timeout;
+}
 
 interface Waiter {
   resolve(): void;
@@ -82,6 +116,10 @@ export class ActivityLog {
   #current = new Map<string, string>();
   /** The day files of a workspace that hold a backlog. */
   #failing = new Map<string, Set<DayFile>>();
+  /** Refusals being counted, by workspace and connection; each ends when its period does. */
+  #folds = new Map<string, Fold>();
+  /** The time of each connection's newest entry written by this process (its "last used", without a read). */
+  #lastAt = new Map<string, string>();
 
   constructor(dataDir: string, retentionDays: number, fs: ActivityFs = nodeFs) {
     this.#dir = join(dataDir, 'activity');
@@ -108,6 +146,7 @@ export class ActivityLog {
       const old = previous === undefined ? undefined : this.#files.get(previous);
       if (old && !old.writing) void this.#close(old);
     }
+    if ((this.#lastAt.get(entry.connectionId) ?? '') < entry.at) this.#lastAt.set(entry.connectionId, entry.at);
     const done = new Promise<void>((resolve, reject) => file.waiters.push({ resolve, reject }));
     file.lines.push(`${JSON.stringify(entry)}\n`);
     file.writing ??= this.#drain(file);
@@ -115,6 +154,60 @@ export class ActivityLog {
     const failing = this.#failing.get(entry.workspaceId);
     if (failing) for (const other of failing) other.writing ??= this.#drain(other);
     return done;
+  }
+
+  /**
+   * The entry of a call refused by a rate limit (decision activity-refusals-folded): the connection's first refusal
+   * of a period of `foldMs` is appended like any entry (and awaited); the refusals after it in the period are only
+   * counted, and resolve at once. The count is written as one entry (`count`, the last refusal's time and name) when
+   * the period ends, when the workspace's activity is read, or on close. `nowMs` is the call's time.
+   */
+  appendRefused(entry: ActivityEntry, nowMs: number, foldMs: number): Promise<void> {
+    const key = `${entry.workspaceId}/${entry.connectionId}`;
+    const fold = this.#folds.get(key);
+    if (fold && nowMs >= fold.startMs && nowMs < fold.untilMs) {
+      if (fold.count === 0) fold.firstAt = entry.at;
+      fold.count++;
+      fold.last = entry;
+      return Promise.resolve();
+    }
+    if (fold) this.#endFold(key);
+    const timer = setTimeout(() => this.#endFold(key), foldMs);
+    timer.unref();
+    this.#folds.set(key, { startMs: nowMs, untilMs: nowMs + foldMs, count: 0, firstAt: entry.at, last: null, timer });
+    return this.append(entry);
+  }
+
+  /** Ends a period of counted refusals, writing what it counted. */
+  #endFold(key: string): Promise<void> | undefined {
+    const fold = this.#folds.get(key);
+    if (!fold) return undefined;
+    clearTimeout(fold.timer);
+    this.#folds.delete(key);
+    return this.#writeFold(fold);
+  }
+
+  /** Writes the refusals a period counted so far as one entry (one refusal: its own entry), and starts counting anew. */
+  #writeFold(fold: Fold): Promise<void> | undefined {
+    const { count, firstAt, last } = fold;
+    if (!count || !last) return undefined;
+    fold.count = 0;
+    fold.last = null;
+    const entry: ActivityEntry =
+      count === 1 ? last : { ...last, count, summary: `${count} calls refused with ${last.code ?? 'rate_limited'} from ${firstAt} to ${last.at}, counted in this one entry` };
+    // A failed append keeps the entry in the file's backlog (decision activity-log-fails-closed).
+    return this.append(entry).catch((error) => console.error('[site-mcp] activity: a count of refused calls not yet written (kept to retry):', error));
+  }
+
+  /** Writes the counts of the workspace's refusals so far, so a read sees every refused call. */
+  async #writeFolds(workspaceId: string): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const [key, fold] of this.#folds) {
+      if (!key.startsWith(`${workspaceId}/`)) continue;
+      const written = this.#writeFold(fold);
+      if (written) writes.push(written);
+    }
+    await Promise.all(writes);
   }
 
   /**
@@ -278,8 +371,9 @@ export class ActivityLog {
     await Promise.all([...this.#files.values()].map((f) => f.writing));
   }
 
-  /** Server stop: waits for queued entries, then closes every day file; a backlog left goes to stderr. */
+  /** Server stop: writes the counts of refused calls, waits for queued entries, then closes every day file; a backlog left goes to stderr. */
   async close(): Promise<void> {
+    await Promise.all([...this.#folds.keys()].map((key) => this.#endFold(key)));
     await this.flush();
     for (const f of this.#files.values()) {
       if (f.backlog.length) console.error(`[site-mcp] activity log: stopping with ${f.backlog.length} entries of ${f.path} unwritten; they are only here:\n${f.backlog.join('')}`);
@@ -289,22 +383,26 @@ export class ActivityLog {
   }
 
   /** Entries of one workspace (optionally one connection) within retention at `now`, oldest first. */
-  async read(workspaceId: string, now: Date, connectionId?: string): Promise<ActivityEntry[]> {
+  /**
+   * The workspace's day files within retention at `now`, oldest first, after deleting those past it (rule
+   * activity-retention-90-days); refusals counted so far are written first, and everything queued is on disk.
+   */
+  async #dayFiles(workspaceId: string, now: Date): Promise<{ dir: string; files: string[]; cutoff: string }> {
+    await this.#writeFolds(workspaceId);
     await this.flush();
     const dir = join(this.#dir, workspaceId);
-    let files: string[];
+    const cutoff = new Date(now.getTime() - this.#retentionDays * DAY_MS).toISOString();
+    let names: string[];
     try {
-      files = (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort();
+      names = (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { dir, files: [], cutoff };
       throw error;
     }
-    const cutoff = new Date(now.getTime() - this.#retentionDays * DAY_MS).toISOString();
-    const entries: ActivityEntry[] = [];
-    for (const name of files) {
+    const files: string[] = [];
+    for (const name of names) {
       const path = join(dir, name);
-      // A day file wholly before the cutoff day is past retention: delete it (rule activity-retention-90-days),
-      // closing it first if it is still open.
+      // A day file wholly before the cutoff day is past retention: delete it, closing it first if it is still open.
       if (`${name.slice(0, 10)}T23:59:59.999Z` < cutoff) {
         const open = this.#files.get(path);
         if (open) {
@@ -315,6 +413,20 @@ export class ActivityLog {
         await rm(path, { force: true });
         continue;
       }
+      files.push(name);
+    }
+    return { dir, files, cutoff };
+  }
+
+  /**
+   * Entries of one workspace (optionally one connection) within retention at `now`, oldest first: the whole log,
+   * for the fixtures protocol's read; the app reads a page at a time (readPage).
+   */
+  async read(workspaceId: string, now: Date, connectionId?: string): Promise<ActivityEntry[]> {
+    const { dir, files, cutoff } = await this.#dayFiles(workspaceId, now);
+    const entries: ActivityEntry[] = [];
+    for (const name of files) {
+      const path = join(dir, name);
       const text = await readFile(path, 'utf8');
       for (const line of text.split('\n')) {
         if (!line) continue;
@@ -330,5 +442,128 @@ export class ActivityLog {
       }
     }
     return entries;
+  }
+
+  /**
+   * One page of the workspace's entries, newest first (decision activity-read-newest-first): those of
+   * `connectionIds` (every connection when absent), older than `before` (a cursor an earlier page answered as
+   * `older`; an unknown one starts at the newest), at most `pageEntries` of them, reading at most about
+   * `pageScanBytes` of day files. A line longer than `maxLineBytes` is no entry this server writes (older servers
+   * kept a caller's name whole): it is skipped unread.
+   */
+  async readPage(
+    workspaceId: string,
+    now: Date,
+    bounds: PageBounds,
+    { connectionIds, before }: { connectionIds?: ReadonlySet<string>; before?: string | null } = {},
+  ): Promise<ActivityPage> {
+    const entries: ActivityEntry[] = [];
+    const { older, scannedBytes } = await this.#scanNewestFirst(workspaceId, now, before ?? null, bounds, (entry) => {
+      if (connectionIds && !connectionIds.has(entry.connectionId)) return false;
+      entries.push(entry);
+      return entries.length >= bounds.pageEntries;
+    });
+    return { entries, older, scannedBytes };
+  }
+
+  /**
+   * When each of `connectionIds` was last used: the time of its newest entry, null when it has none within retention,
+   * undefined when the bounded read (`pageScanBytes`) did not reach it. Entries this process wrote answer without a read.
+   */
+  async lastUsed(workspaceId: string, now: Date, connectionIds: readonly string[], bounds: PageBounds): Promise<Map<string, string | null | undefined>> {
+    const found = new Map<string, string | null | undefined>();
+    const wanted = new Set<string>();
+    for (const id of connectionIds) {
+      const at = this.#lastAt.get(id);
+      if (at) found.set(id, at);
+      else wanted.add(id);
+    }
+    if (!wanted.size) return found;
+    const { older } = await this.#scanNewestFirst(workspaceId, now, null, bounds, (entry) => {
+      if (!wanted.delete(entry.connectionId)) return false;
+      found.set(entry.connectionId, entry.at);
+      return wanted.size === 0;
+    });
+    // The whole log was read: the rest have no entry within retention.
+    for (const id of wanted) found.set(id, older === null ? null : undefined);
+    return found;
+  }
+
+  /**
+   * Walks the workspace's entries newest first from `before` (`<day>:<byte offset>`), a chunk at a time backwards,
+   * handing each entry to `visit` until it answers true, the read passed `pageScanBytes`, or retention is reached.
+   * Answers where to continue (the start of the last visited line, or what was read so far), or null at the end.
+   */
+  async #scanNewestFirst(
+    workspaceId: string,
+    now: Date,
+    before: string | null,
+    bounds: PageBounds,
+    visit: (entry: ActivityEntry) => boolean,
+  ): Promise<{ older: string | null; scannedBytes: number }> {
+    const { dir, files, cutoff } = await this.#dayFiles(workspaceId, now);
+    const cursor = /^(\d{4}-\d{2}-\d{2}):(\d{1,15})$/.exec(before ?? '');
+    let scannedBytes = 0;
+    for (const name of files.reverse()) {
+      const day = name.slice(0, 10);
+      if (cursor && day > cursor[1]!) continue;
+      let handle;
+      try {
+        handle = await open(join(dir, name), 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+      try {
+        const { size } = await handle.stat();
+        let end = cursor && day === cursor[1] ? Math.min(size, Number(cursor[2])) : size;
+        /** Bytes from `end` on not yet handed out: the part of a line that began in a chunk not yet read. */
+        let pending = Buffer.alloc(0);
+        /** Inside a line longer than maxLineBytes: its beginning, still to come, is skipped too. */
+        let skipping = false;
+        while (end > 0) {
+          if (scannedBytes >= bounds.pageScanBytes) return { older: `${day}:${end + pending.length}`, scannedBytes };
+          const start = Math.max(0, end - READ_CHUNK_BYTES);
+          const chunk = Buffer.alloc(end - start);
+          const { bytesRead } = await handle.read(chunk, 0, chunk.length, start);
+          scannedBytes += bytesRead;
+          const data = pending.length ? Buffer.concat([chunk.subarray(0, bytesRead), pending]) : chunk.subarray(0, bytesRead);
+          end = start;
+          let right = data.length;
+          for (let nl = right > 0 ? data.lastIndexOf(0x0a, right - 1) : -1; nl !== -1; nl = right > 0 ? data.lastIndexOf(0x0a, right - 1) : -1) {
+            const line = data.subarray(nl + 1, right);
+            right = nl;
+            if (skipping) {
+              skipping = false; // this was the beginning of the long line
+              continue;
+            }
+            const entry = line.length && line.length <= bounds.maxLineBytes ? parseLine(line) : null;
+            if (!entry) continue;
+            if (entry.at < cutoff) return { older: null, scannedBytes }; // older ones are all past retention
+            if (visit(entry)) return { older: `${day}:${start + nl + 1}`, scannedBytes };
+          }
+          pending = data.subarray(0, right);
+          if (start === 0) {
+            const entry = !skipping && pending.length && pending.length <= bounds.maxLineBytes ? parseLine(pending) : null;
+            if (entry && entry.at >= cutoff && visit(entry)) return { older: `${day}:0`, scannedBytes };
+          } else if (pending.length > bounds.maxLineBytes) {
+            skipping = true;
+            pending = Buffer.alloc(0);
+          }
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    return { older: null, scannedBytes };
+  }
+}
+
+/** One line of a day file, or null for the torn tail of an append a crash interrupted (never acknowledged). */
+function parseLine(line: Buffer): ActivityEntry | null {
+  try {
+    return JSON.parse(line.toString('utf8')) as ActivityEntry;
+  } catch {
+    return null;
   }
 }

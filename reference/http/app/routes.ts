@@ -23,8 +23,6 @@ import { renderSitePage } from '../../web/site-view.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 
-const ACTIVITY_PAGE = 25;
-
 /** What the owner called a connection, or what it is when they did not name it. */
 export function connectionName(c: Connection): string {
   if (c.name) return c.name;
@@ -182,7 +180,9 @@ export function appRouter(rt: Runtime): Router {
     }
   });
 
-  // Developers settings of one website (§1.3, §5.2, §2.7 activity: 90 days, newest first, by connection).
+  // Developers settings of one website (§1.3, §5.2, §2.7 activity: 90 days, newest first, by connection). The
+  // activity is read a page at a time from the newest (decision activity-read-newest-first): what the page costs
+  // does not grow with the log, so the owner can always reach it to revoke a flooding token.
   router.get('/sites/:websiteId/developers', owner, async (ctx) => {
     const session = sessionOf(ctx);
     const ws = (await rt.store.read(session.workspaceId))!;
@@ -192,14 +192,13 @@ export function appRouter(rt: Runtime): Router {
     const isOwner = site.members[session.userId] === 'owner';
     const connections = connectionsOf(ws, site);
     const names = new Map(connections.map((c) => [c.connectionId, connectionName(c)]));
-    const entries = (await rt.activity.read(ws.id, now)).filter((e) => names.has(e.connectionId));
-    const lastUsed = new Map<string, string>();
-    for (const e of entries) lastUsed.set(e.connectionId, e.at); // oldest first, so the last one wins
+    const bounds = rt.limits.activityLog;
     const filter = typeof ctx.query.connection === 'string' && names.has(ctx.query.connection) ? ctx.query.connection : '';
-    const shown = (filter ? entries.filter((e) => e.connectionId === filter) : entries).reverse();
-    const pages = Math.max(1, Math.ceil(shown.length / ACTIVITY_PAGE));
-    const page = Math.min(pages, Math.max(1, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1));
-    const pageHref = (n: number) => `/app/sites/${site.websiteId}/developers?${new URLSearchParams({ ...(filter ? { connection: filter } : {}), page: String(n) })}#activity`;
+    const before = typeof ctx.query.before === 'string' ? ctx.query.before : null;
+    const { entries: shown, older } = await rt.activity.readPage(ws.id, now, bounds, { connectionIds: new Set(filter ? [filter] : names.keys()), before });
+    const lastUsed = await rt.activity.lastUsed(ws.id, now, [...names.keys()], bounds);
+    const pageHref = (cursor: string | null) =>
+      `/app/sites/${site.websiteId}/developers?${new URLSearchParams({ ...(filter ? { connection: filter } : {}), ...(cursor ? { before: cursor } : {}) })}#activity`;
     render(ctx, 'developers', {
       title: 'Developers settings',
       crumbs: [{ href: '/app/', text: 'Your sites' }, { href: `/app/sites/${site.websiteId}`, text: site.name }],
@@ -208,18 +207,19 @@ export function appRouter(rt: Runtime): Router {
       connections: connections.map((c) => {
         const v = connectionView(c, now);
         const used = lastUsed.get(c.connectionId);
+        const usedText = used ? ago(used, now) : used === null ? 'never' : 'not among the latest calls';
         let mayRevoke = false;
         try {
           mayRevoke = !c.revokedAt && Boolean(authorizeRevoke(ws, session.userId, site.websiteId, c.connectionId));
         } catch {
           mayRevoke = false;
         }
-        return { ...v, name: names.get(c.connectionId), created: ago(c.createdAt, now), lastUsed: used ? ago(used, now) : 'never', mayRevoke };
+        return { ...v, name: names.get(c.connectionId), created: ago(c.createdAt, now), lastUsed: usedText, mayRevoke };
       }),
       scopes: ALL_SCOPES.map((s) => ({ name: s, grants: SCOPE_GRANTS[s], checked: s === 'site:read' || s === 'content:write' })),
       filter,
-      activity: shown.slice((page - 1) * ACTIVITY_PAGE, page * ACTIVITY_PAGE).map((e) => ({ ...e, when: dateTime(e.at), connection: names.get(e.connectionId) })),
-      pager: { page, pages, total: shown.length, newer: page > 1 ? pageHref(page - 1) : null, older: page < pages ? pageHref(page + 1) : null },
+      activity: shown.map((e) => ({ ...e, when: dateTime(e.at), connection: names.get(e.connectionId) })),
+      pager: { perPage: bounds.pageEntries, newest: before ? pageHref(null) : null, older: older ? pageHref(older) : null },
     });
   });
 
