@@ -281,6 +281,8 @@ export interface Limits {
   signIn: { perAccount: LimitWindow; perAddress: LimitWindow };
   /** POST /v1/cli/pair/start (rules pair-start-throttled-per-address, pairings-in-memory-capped). */
   pairStart: { perAddress: LimitWindow; maxPending: number };
+  /** What the crawler of migrate_site_from_url reads of a source website (rule migrate-crawl-work-bounded). */
+  crawl: { robotsMaxBytes: number; urlMaxCharacters: number };
 }
 
 let limitsCache: Limits | undefined;

@@ -1,11 +1,12 @@
 // The bounded, robots-respecting crawler of migrate_site_from_url. It reads text, headings, links and image
 // URLs only; scripts, styles, iframes, forms and embeds are dropped, so nothing executable is carried over
-// (rule migrate-no-source-scripts). Every fetch goes through safeFetch (rule migrate-ssrf-hardened).
+// (rule migrate-no-source-scripts). Every fetch goes through safeFetch (rule migrate-ssrf-hardened). What a source
+// website serves costs bounded event-loop time (rule migrate-crawl-work-bounded): robots.txt is read up to a cap and
+// matched in linear time (robots-txt.ts), and an over-long address is neither matched nor fetched.
 import { Parser } from 'htmlparser2';
-import robotsParserModule from 'robots-parser';
+import type { Limits } from '../../spec/index.js';
+import { parseRobotsTxt, type RobotsTxt } from './robots-txt.js';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch.js';
-
-const robotsParser = ((robotsParserModule as unknown as { default?: typeof robotsParserModule }).default ?? robotsParserModule) as unknown as (url: string, body: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
 export interface CrawledPage {
   url: string;
@@ -69,14 +70,16 @@ export function extractPage(url: string, html: string): CrawledPage & { links: s
   return page;
 }
 
-export async function crawl(start: string, options: { maxPages: number; deadlineMs: number; fetch?: Partial<SafeFetchOptions> }): Promise<CrawlResult> {
+export async function crawl(start: string, options: { maxPages: number; deadlineMs: number; limits: Limits['crawl']; fetch?: Partial<SafeFetchOptions> }): Promise<CrawlResult> {
   const fetchOptions: SafeFetchOptions = { maxBytes: 2 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, ...options.fetch };
   const origin = new URL(start).origin;
   const deadline = Date.now() + options.deadlineMs;
-  let robots: ReturnType<typeof robotsParser> | undefined;
+  const { robotsMaxBytes, urlMaxCharacters } = options.limits;
+  let robots: RobotsTxt | undefined;
   try {
     const res = await safeFetch(`${origin}/robots.txt`, fetchOptions);
-    if (res.status === 200) robots = robotsParser(`${origin}/robots.txt`, res.body.toString('utf8'));
+    // Only the first robotsMaxBytes count (RFC 9309 2.5): a rule cut in two at the end is read as it stands.
+    if (res.status === 200) robots = parseRobotsTxt(res.body.subarray(0, robotsMaxBytes).toString('utf8'), USER_AGENT);
   } catch {
     // No robots.txt reachable: nothing is disallowed.
   }
@@ -89,7 +92,11 @@ export async function crawl(start: string, options: { maxPages: number; deadline
       break;
     }
     const url = queue.shift()!;
-    if (robots && robots.isAllowed(url, USER_AGENT) === false) {
+    if (url.length > urlMaxCharacters) {
+      result.failed.push({ url: `${url.slice(0, 200)}…`, reason: `address longer than ${urlMaxCharacters} characters` });
+      continue;
+    }
+    if (robots && !robots.isAllowed(url)) {
       result.failed.push({ url, reason: 'disallowed by robots.txt' });
       continue;
     }

@@ -44,7 +44,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
     throw error;
   }
   const maxPages = args.maxPages ?? 50;
-  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, fetch: rt.net });
+  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, limits: rt.limits.crawl, fetch: rt.net });
   const [first] = result.pages;
   if (!first) {
     throw new DomainError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
