@@ -2,10 +2,12 @@
 // rate-limited calls wrote 100,010 entries, 20 calls naming a 4 MB tool added 84 MB, and the Developers settings read
 // all 90 days to show 25 rows). Rules activity-refusals-folded, activity-name-bounded, activity-read-newest-first.
 // Light on purpose: the heavy figures are `npm run bench -- activity-flood`.
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../mcp/pipeline.js';
+import { ActivityLog, type ActivityEntry } from '../store/activity.js';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 
 let test: TestServer;
@@ -172,5 +174,85 @@ describe('the Developers settings with a large log', () => {
     const written = shown.filter((at) => at < new Date(now - 86_400_000 / 2).toISOString()); // distinct times, one each
     expect(written.length).toBeGreaterThan(50);
     expect(new Set(written).size).toBe(written.length);
+  });
+});
+
+describe('the log read a page at a time, and refusals counted', () => {
+  const entry = (i: number, at: string, connectionId = 'conn_a'): ActivityEntry => ({
+    at,
+    connectionId,
+    workspaceId: 'ws_pages',
+    websiteId: null,
+    kind: 'tool',
+    // Names of varied length with characters of several bytes, so lines and chunks never line up.
+    name: `tool_${i}_${'é€'.repeat(i % 37)}`,
+    outcome: 'ok',
+  });
+
+  it('rule:activity-read-newest-first — pages walk every entry newest first across days and chunks, each reading a bounded number of bytes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-mcp-activity-pages-'));
+    const log = new ActivityLog(dir, 90);
+    try {
+      const now = new Date('2026-11-26T12:00:00.000Z');
+      const all: ActivityEntry[] = [];
+      for (let i = 0; i < 3000; i++) all.push(entry(i, new Date(now.getTime() - (3000 - i) * 60_000).toISOString(), i % 3 ? 'conn_a' : 'conn_b'));
+      await Promise.all(all.map((e) => log.append(e)));
+      const bounds = { pageEntries: 7, pageScanBytes: 10_000, maxLineBytes: 65_536 };
+      const seen: ActivityEntry[] = [];
+      let before: string | null = null;
+      for (let pages = 0; pages < 2000; pages++) {
+        const page = await log.readPage('ws_pages', now, bounds, { connectionIds: new Set(['conn_a']), before });
+        expect(page.entries.length).toBeLessThanOrEqual(7);
+        expect(page.scannedBytes).toBeLessThanOrEqual(bounds.pageScanBytes + 65_536);
+        seen.push(...page.entries);
+        before = page.older;
+        if (!before) break;
+      }
+      expect(before).toBeNull();
+      expect(seen).toEqual(all.filter((e) => e.connectionId === 'conn_a').reverse());
+      // "Last used" after a restart (nothing in memory): from the same bounded read; unknown past its budget, and
+      // "never" only once the whole log was read.
+      const restarted = new ActivityLog(dir, 90);
+      try {
+        const ids = ['conn_a', 'conn_b', 'conn_never'];
+        const last = await restarted.lastUsed('ws_pages', now, ids, bounds);
+        expect(last.get('conn_a')).toBe(all.findLast((e) => e.connectionId === 'conn_a')!.at);
+        expect(last.get('conn_b')).toBe(all.findLast((e) => e.connectionId === 'conn_b')!.at);
+        expect(last.get('conn_never')).toBeUndefined();
+        expect((await restarted.lastUsed('ws_pages', now, ids, { ...bounds, pageScanBytes: 10_000_000 })).get('conn_never')).toBeNull();
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await log.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rule:activity-refusals-folded — refusals after the first of a period are written as one counted entry when it ends, and on close', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-mcp-activity-fold-'));
+    const log = new ActivityLog(dir, 90);
+    try {
+      const refusal = (at: string): ActivityEntry => ({ ...entry(1, at), outcome: 'refused', code: 'rate_limited' });
+      const t0 = Date.now();
+      await log.appendRefused(refusal(new Date(t0).toISOString()), t0, 100);
+      for (let i = 1; i <= 10; i++) await log.appendRefused(refusal(new Date(t0 + i).toISOString()), t0 + i, 100);
+      await log.flush();
+      const lines = async () => (await readFile(join(dir, 'activity', 'ws_pages', `${new Date(t0).toISOString().slice(0, 10)}.jsonl`), 'utf8')).split('\n').filter(Boolean);
+      expect(await lines()).toHaveLength(1);
+      // The period's end writes the count, without a read.
+      for (let waited = 0; (await lines()).length < 2 && waited < 3000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      const counted = JSON.parse((await lines())[1]!) as ActivityEntry;
+      expect(counted.count).toBe(10);
+      // A new period starts with an entry of its own; what it counts is written on close.
+      await log.appendRefused(refusal(new Date(t0 + 500).toISOString()), t0 + 500, 60_000);
+      for (let i = 1; i <= 4; i++) await log.appendRefused(refusal(new Date(t0 + 500 + i).toISOString()), t0 + 500 + i, 60_000);
+      await log.close();
+      const after = (await lines()).map((l) => JSON.parse(l) as ActivityEntry);
+      expect(after.map((e) => e.count ?? 1)).toEqual([1, 10, 1, 4]);
+    } finally {
+      await log.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
