@@ -87,7 +87,7 @@ export interface Config {
  * mode may take other values for them (--decision-limits), so a correct variant of the reference can prove the
  * suite never hard-codes our choices.
  */
-export const DECISION_LIMIT_KEYS = ['throttles', 'importMaxBytes', 'siteLimitByPlan', 'imageCreditCost', 'toolArguments', 'signIn', 'pairStart'] as const;
+export const DECISION_LIMIT_KEYS = ['throttles', 'importMaxBytes', 'siteLimitByPlan', 'imageCreditCost', 'toolArguments', 'signIn', 'pairStart', 'oauthRegistration'] as const;
 export type DecisionLimits = Partial<Pick<Limits, (typeof DECISION_LIMIT_KEYS)[number]>>;
 
 export class Runtime {
@@ -115,7 +115,7 @@ export class Runtime {
 
   /** The identity provider and the MCP edge's verifier, made on first use (the issuer needs the bound port). */
   oauth(): Promise<{ idp: IdentityProvider; edge: OAuthEdge }> {
-    this.#oauth ??= createIdentityProvider(this.baseUrl, this.config.dataDir).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
+    this.#oauth ??= createIdentityProvider(this.baseUrl, this.config.dataDir, { limiter: this.limiter, limits: this.limits }).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
     return this.#oauth;
   }
   readonly sessions = new Sessions();

@@ -277,6 +277,11 @@ export interface Limits {
   imageCreditCost: { value: number };
   visualCaptureAllowancePages: number;
   toolArguments: { maxDepth: number; maxNodes: number };
+  /**
+   * Dynamic client registration (rules oauth-registration-throttled-per-address, oauth-registration-metadata-capped,
+   * oauth-unused-clients-expire): registrations per client address, the largest body, how long an unused client lives.
+   */
+  oauthRegistration: { perAddress: LimitWindow; maxMetadataBytes: number; unusedClientSeconds: number };
   /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address). */
   signIn: { perAccount: LimitWindow; perAddress: LimitWindow };
   /** POST /v1/cli/pair/start (rules pair-start-throttled-per-address, pairings-in-memory-capped). */

@@ -1,134 +1,275 @@
-// The identity provider's storage (rule oauth-state-survives-restart): oidc-provider keeps clients, grants,
-// sessions, interactions, authorization codes and refresh tokens through an adapter; this one puts them in the
-// data directory, one lowdb document per model (`oidc/<Model>.json`), each write atomic and durable through
-// the store's writeFileDurably, so a restart keeps every authorized OAuth client working. Expired entries are
-// dropped when their model is next written. Writes of one model are serialized (one KeyedMutex key per model).
-import { mkdir, readFile } from 'node:fs/promises';
+// The identity provider's storage (rules oauth-state-survives-restart, oauth-state-per-record,
+// oauth-unused-clients-expire): oidc-provider keeps clients, grants, sessions, interactions, authorization codes and
+// refresh tokens through an adapter; this one puts them in the data directory, one file per record
+// (`oidc/<Model>/<sha-256 of the id>.json`), each written atomically and durably through the store's
+// writeFileDurably (temporary file, fsync, rename, directory fsync), so a restart keeps every authorized OAuth client
+// working and storing one record costs the same however many are stored. The id is hashed for the file name because
+// ids reach find() from callers (a client_id of any length or alphabet); the record keeps the id itself.
+//
+// What each record needs for lookups without reading it (its expiry, grantId, uid, userCode) is indexed in memory,
+// made from the model's files on first use; expired records are removed from disk by a sweep, at most once a minute
+// per model. A dynamically registered client is kept only `unusedClientSeconds` until it redeems an authorization
+// code (oidc-provider stores clients without a lifetime). Writes of one record are serialized (one KeyedMutex key
+// per record). A data directory of the former layout (one `oidc/<Model>.json` per model) is moved over on first use.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Low, type Adapter as LowAdapter } from 'lowdb';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { writeFileDurably } from '../store/durable-file.js';
+import { fsyncDirectory, writeFileDurably } from '../store/durable-file.js';
 import { KeyedMutex } from '../store/mutex.js';
 
 interface Stored {
+  id: string;
   payload: AdapterPayload;
-  /** Epoch milliseconds after which the entry is gone; absent for entries without a lifetime (clients). */
+  /** Epoch milliseconds after which the record is gone; absent for records without a lifetime (used clients). */
   expiresAt?: number;
 }
-type ModelDoc = Record<string, Stored>;
 
-/** A lowdb adapter for one JSON file, written atomically and durably. */
-class DurableJsonFile<T> implements LowAdapter<T> {
-  constructor(readonly path: string) {}
-  async read(): Promise<T | null> {
-    try {
-      return JSON.parse(await readFile(this.path, 'utf8')) as T;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+/** What the index keeps of a record: enough to answer a lookup by id, uid, user code or grant without reading it. */
+interface Indexed {
+  expiresAt?: number;
+  grantId?: string;
+  uid?: string;
+  userCode?: string;
+}
+
+export interface OidcStateOptions {
+  /** How long a registered client is kept before it redeems an authorization code (spec/limits.json oauthRegistration). */
+  unusedClientSeconds: number;
+  /** Epoch milliseconds; the system clock unless a test moves it. */
+  now?: () => number;
+}
+
+export interface OidcState {
+  /** oidc-provider's adapter class. */
+  Adapter: new (model: string) => Adapter;
+  /** Removes every expired record of the models in use from disk; answers how many it removed. */
+  sweep(): Promise<number>;
+}
+
+const SWEEP_EVERY_MS = 60_000;
+/** The models whose records name a client that has now been used: redeeming a code keeps the client. */
+const CODE_MODEL = 'AuthorizationCode';
+const CLIENT_MODEL = 'Client';
+
+/** One model's directory and index. */
+class ModelRecords {
+  readonly index = new Map<string, Indexed>();
+  readonly byUid = new Map<string, string>();
+  readonly byUserCode = new Map<string, string>();
+  readonly byGrant = new Map<string, Set<string>>();
+  lastSweep = 0;
+  constructor(readonly dir: string) {}
+
+  fileOf(id: string): string {
+    return join(this.dir, `${createHash('sha256').update(id).digest('base64url')}.json`);
+  }
+
+  remember(id: string, stored: Stored): void {
+    this.forget(id);
+    const { payload, expiresAt } = stored;
+    const entry: Indexed = {
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(typeof payload.grantId === 'string' ? { grantId: payload.grantId } : {}),
+      ...(typeof payload.uid === 'string' ? { uid: payload.uid } : {}),
+      ...(typeof payload.userCode === 'string' ? { userCode: payload.userCode } : {}),
+    };
+    this.index.set(id, entry);
+    if (entry.uid) this.byUid.set(entry.uid, id);
+    if (entry.userCode) this.byUserCode.set(entry.userCode, id);
+    if (entry.grantId) {
+      let ids = this.byGrant.get(entry.grantId);
+      if (!ids) this.byGrant.set(entry.grantId, (ids = new Set()));
+      ids.add(id);
     }
   }
-  async write(data: T): Promise<void> {
-    await writeFileDurably(this.path, JSON.stringify(data));
+
+  forget(id: string): void {
+    const entry = this.index.get(id);
+    if (!entry) return;
+    this.index.delete(id);
+    if (entry.uid && this.byUid.get(entry.uid) === id) this.byUid.delete(entry.uid);
+    if (entry.userCode && this.byUserCode.get(entry.userCode) === id) this.byUserCode.delete(entry.userCode);
+    if (entry.grantId) {
+      const ids = this.byGrant.get(entry.grantId);
+      ids?.delete(id);
+      if (ids?.size === 0) this.byGrant.delete(entry.grantId);
+    }
   }
 }
 
-/** Opens the OAuth state of `dataDir` and gives oidc-provider its adapter class. */
-export async function durableAdapterFor(dataDir: string): Promise<new (model: string) => Adapter> {
-  const dir = join(dataDir, 'oidc');
-  await mkdir(dir, { recursive: true });
-  const docs = new Map<string, Promise<Low<ModelDoc>>>();
+async function readRecord(file: string): Promise<Stored | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Opens the OAuth state of `dataDir`: oidc-provider's adapter class, and the sweep of expired records. */
+export async function openOidcState(dataDir: string, options: OidcStateOptions): Promise<OidcState> {
+  const root = join(dataDir, 'oidc');
+  await mkdir(root, { recursive: true });
+  const now = options.now ?? Date.now;
+  const models = new Map<string, Promise<ModelRecords>>();
   const mutex = new KeyedMutex();
 
-  const docOf = (model: string): Promise<Low<ModelDoc>> => {
-    let doc = docs.get(model);
-    if (!doc) {
-      if (!/^[A-Za-z]+$/.test(model)) throw new Error(`unexpected oidc-provider model name ${model}`);
-      const low = new Low<ModelDoc>(new DurableJsonFile<ModelDoc>(join(dir, `${model}.json`)), {});
-      doc = low.read().then(() => {
-        low.data ??= {};
-        return low;
-      });
-      docs.set(model, doc);
-    }
-    return doc;
+  const write = async (records: ModelRecords, stored: Stored): Promise<void> => {
+    await writeFileDurably(records.fileOf(stored.id), JSON.stringify(stored));
+    records.remember(stored.id, stored);
   };
 
-  const live = (entry: Stored | undefined, now = Date.now()): AdapterPayload | undefined =>
-    entry && (entry.expiresAt === undefined || entry.expiresAt > now) ? entry.payload : undefined;
+  /** Loads a model's index from its files (and moves a former `<Model>.json` over), once. */
+  const open = async (model: string): Promise<ModelRecords> => {
+    const records = new ModelRecords(join(root, model));
+    await mkdir(records.dir, { recursive: true });
+    for (const name of await readdir(records.dir)) {
+      // A temporary file a crash left behind (writeFileDurably renames only complete ones).
+      if (name.endsWith('.tmp')) await rm(join(records.dir, name), { force: true });
+      else if (name.endsWith('.json')) {
+        const stored = await readRecord(join(records.dir, name));
+        if (stored) records.remember(stored.id, stored);
+      }
+    }
+    const former = join(root, `${model}.json`);
+    const formerDoc = await readRecord(former).catch(() => undefined) as unknown as Record<string, Omit<Stored, 'id'>> | undefined;
+    if (formerDoc) {
+      for (const [id, entry] of Object.entries(formerDoc)) if (entry.expiresAt === undefined || entry.expiresAt > now()) await write(records, { id, ...entry });
+      await rm(former, { force: true });
+      await fsyncDirectory(root);
+    }
+    return records;
+  };
 
-  /** Changes one model's document under its lock, dropping expired entries, and writes it durably. */
-  const change = (model: string, edit: (data: ModelDoc) => void): Promise<void> =>
-    mutex.run(model, async () => {
-      const low = await docOf(model);
-      const next = structuredClone(low.data);
-      const now = Date.now();
-      for (const [id, entry] of Object.entries(next)) if (!live(entry, now)) delete next[id];
-      edit(next);
-      // Durable first, then in memory: a failed write leaves the served state as it was on disk.
-      await low.adapter.write(next);
-      low.data = next;
+  const recordsOf = (model: string): Promise<ModelRecords> => {
+    let records = models.get(model);
+    if (!records) {
+      if (!/^[A-Za-z]+$/.test(model)) throw new Error(`unexpected oidc-provider model name ${model}`);
+      records = open(model);
+      models.set(model, records);
+    }
+    return records;
+  };
+
+  const expired = (entry: Indexed | undefined, at = now()): boolean => entry?.expiresAt !== undefined && entry.expiresAt <= at;
+
+  /** Removes one record, durably: a revoked token must not come back after a crash. */
+  const remove = (records: ModelRecords, id: string): Promise<void> =>
+    mutex.run(records.fileOf(id), async () => {
+      if (!records.index.has(id)) return;
+      await rm(records.fileOf(id), { force: true });
+      await fsyncDirectory(records.dir);
+      records.forget(id);
     });
 
-  const findWhere = async (model: string, match: (p: AdapterPayload) => boolean): Promise<AdapterPayload | undefined> => {
-    const now = Date.now();
-    for (const entry of Object.values((await docOf(model)).data)) {
-      const payload = live(entry, now);
-      if (payload && match(payload)) return payload;
-    }
-    return undefined;
+  const sweepModel = async (records: ModelRecords): Promise<number> => {
+    records.lastSweep = now();
+    const gone = [...records.index].filter(([, entry]) => expired(entry)).map(([id]) => id);
+    for (const id of gone) await remove(records, id);
+    return gone.length;
   };
 
-  return class DurableAdapter implements Adapter {
+  /** At most once a minute per model, in the background of a write: the disk holds no more than what is live. */
+  const maybeSweep = (records: ModelRecords): void => {
+    if (now() - records.lastSweep < SWEEP_EVERY_MS) return;
+    records.lastSweep = now();
+    sweepModel(records).catch((error: Error) => console.error('[site-mcp] sweeping expired OAuth records failed:', error.message));
+  };
+
+  const find = async (records: ModelRecords, id: string): Promise<Stored | undefined> => {
+    const entry = records.index.get(id);
+    if (!entry || expired(entry)) return undefined;
+    const stored = await readRecord(records.fileOf(id));
+    return stored?.id === id && !expired(stored) ? stored : undefined;
+  };
+
+  /** A client that redeemed an authorization code is kept from now on (rule oauth-unused-clients-expire). */
+  const keepClient = async (clientId: unknown): Promise<void> => {
+    if (typeof clientId !== 'string') return;
+    const clients = await recordsOf(CLIENT_MODEL);
+    await mutex.run(clients.fileOf(clientId), async () => {
+      if (clients.index.get(clientId)?.expiresAt === undefined) return;
+      const stored = await find(clients, clientId);
+      if (stored) await write(clients, { id: clientId, payload: stored.payload });
+    });
+  };
+
+  const Adapter = class DurableAdapter implements Adapter {
     constructor(readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      await change(this.model, (data) => {
-        data[id] = expiresIn ? { payload, expiresAt: Date.now() + expiresIn * 1000 } : { payload };
+      const records = await recordsOf(this.model);
+      await mutex.run(records.fileOf(id), async () => {
+        let expiresAt = expiresIn ? now() + expiresIn * 1000 : undefined;
+        // oidc-provider stores clients without a lifetime: a new one lives until it redeems a code, one that did is kept.
+        if (this.model === CLIENT_MODEL && !expiresIn) {
+          const known = records.index.get(id);
+          expiresAt = known && known.expiresAt === undefined ? undefined : known?.expiresAt ?? now() + options.unusedClientSeconds * 1000;
+        }
+        await write(records, { id, payload, ...(expiresAt !== undefined ? { expiresAt } : {}) });
       });
+      maybeSweep(records);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      const { data } = await docOf(this.model);
-      return live(Object.hasOwn(data, id) ? data[id] : undefined);
+      return (await find(await recordsOf(this.model), id))?.payload;
     }
 
-    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return findWhere(this.model, (p) => p.userCode === userCode);
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      const records = await recordsOf(this.model);
+      const id = records.byUserCode.get(userCode);
+      return id === undefined ? undefined : (await find(records, id))?.payload;
     }
 
-    findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return findWhere(this.model, (p) => p.uid === uid);
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const records = await recordsOf(this.model);
+      const id = records.byUid.get(uid);
+      return id === undefined ? undefined : (await find(records, id))?.payload;
     }
 
     async consume(id: string): Promise<void> {
-      await change(this.model, (data) => {
-        const entry = Object.hasOwn(data, id) ? data[id] : undefined;
-        if (entry) entry.payload = { ...entry.payload, consumed: Math.floor(Date.now() / 1000) };
+      const records = await recordsOf(this.model);
+      let clientId: unknown;
+      await mutex.run(records.fileOf(id), async () => {
+        const stored = await find(records, id);
+        if (!stored) return;
+        await write(records, { ...stored, payload: { ...stored.payload, consumed: Math.floor(now() / 1000) } });
+        clientId = stored.payload.clientId;
       });
+      if (this.model === CODE_MODEL) await keepClient(clientId);
     }
 
     async destroy(id: string): Promise<void> {
-      await change(this.model, (data) => {
-        delete data[id];
-      });
+      await remove(await recordsOf(this.model), id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await change(this.model, (data) => {
-        for (const [id, entry] of Object.entries(data)) if (entry.payload.grantId === grantId) delete data[id];
-      });
+      const records = await recordsOf(this.model);
+      for (const id of [...(records.byGrant.get(grantId) ?? [])]) await remove(records, id);
     }
+  };
+
+  return {
+    Adapter,
+    sweep: async () => {
+      let removed = 0;
+      for (const records of models.values()) removed += await sweepModel(await records);
+      return removed;
+    },
   };
 }
 
 /** The provider's signing key and cookie keys, made once per data directory and kept there. */
 export async function persistentKeys(dataDir: string, make: () => Promise<{ signing: Record<string, unknown>; cookies: string[] }>) {
-  const file = new DurableJsonFile<{ signing: Record<string, unknown>; cookies: string[] }>(join(dataDir, 'oidc', 'keys.json'));
+  const file = join(dataDir, 'oidc', 'keys.json');
   await mkdir(join(dataDir, 'oidc'), { recursive: true });
-  const existing = await file.read();
-  if (existing) return existing;
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as { signing: Record<string, unknown>; cookies: string[] };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
   const made = await make();
-  await file.write(made);
+  await writeFileDurably(file, JSON.stringify(made));
   return made;
 }

@@ -4,13 +4,18 @@
 // Dynamic client registration is on and accepts the scopes MCP clients send (those of the protected-resource
 // metadata); PKCE is required. Clients registered for the refresh_token grant get refresh tokens (rotated, as
 // public clients' must be). Clients, grants, sessions, refresh tokens and the signing and cookie keys persist
-// in the data directory (./adapter.ts), so a restart keeps authorized clients working
-// (rule oauth-state-survives-restart).
+// in the data directory, one file per record (./adapter.ts), so a restart keeps authorized clients working
+// (rules oauth-state-survives-restart, oauth-state-per-record) and a client never used expires
+// (rule oauth-unused-clients-expire). Registration is open to anyone, so ./registration.ts admits it per client
+// address and by size first (rules oauth-registration-throttled-per-address, oauth-registration-metadata-capped).
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { Provider, errors } from 'oidc-provider';
+import type { Limits } from '../../spec/index.js';
+import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
-import { durableAdapterFor, persistentKeys } from './adapter.js';
+import { openOidcState, persistentKeys } from './adapter.js';
+import { REGISTRATION_PATH, registrationAdmission } from './registration.js';
 
 export interface IdentityProvider {
   provider: Provider;
@@ -26,14 +31,17 @@ async function newKeys() {
   return { signing: { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' }, cookies: [randomBytes(32).toString('base64url')] };
 }
 
-export async function createIdentityProvider(baseUrl: string, dataDir: string): Promise<IdentityProvider> {
+export async function createIdentityProvider(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits }): Promise<IdentityProvider> {
   const issuer = `${baseUrl}/oidc`;
   const resource = `${baseUrl}/api/mcp`;
   const keys = await persistentKeys(dataDir, newKeys);
   const privateJwk = keys.signing as JWK;
   const { d: _private, ...publicJwk } = privateJwk;
+  const registration = admission.limits.oauthRegistration;
+  const state = await openOidcState(dataDir, { unusedClientSeconds: registration.unusedClientSeconds });
   const provider = new Provider(issuer, {
-    adapter: await durableAdapterFor(dataDir),
+    adapter: state.Adapter,
+    routes: { registration: REGISTRATION_PATH },
     clients: [],
     // Our one signing key is ES256, so registered clients default to it.
     clientDefaults: { grant_types: ['authorization_code'], id_token_signed_response_alg: 'ES256', response_types: ['code'], token_endpoint_auth_method: 'none' },
@@ -65,5 +73,7 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string): 
     ttl: { AccessToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 30 * 86_400, RefreshToken: 30 * 86_400 },
   });
   provider.proxy = false;
+  // Before the provider's own routes, so a refused registration is never read.
+  provider.use(registrationAdmission(admission.limiter, registration));
   return { provider, issuer, resource, publicJwks: { keys: [publicJwk] } };
 }

@@ -1,0 +1,206 @@
+// The identity provider's state is bounded for callers with no account (issue 33, finding 3): registration is
+// counted per client address and capped in size (rules oauth-registration-throttled-per-address,
+// oauth-registration-metadata-capped), storing a client or an interaction rewrites that record alone whatever else is
+// stored (rule oauth-state-per-record), and a client that never redeemed a code expires (rule
+// oauth-unused-clients-expire). Requests come from distinct loopback addresses (all of 127.0.0.0/8 is loopback on
+// Linux) so each address's count is the real socket's. The heavy reproduction is `npm run bench -- oauth-state`.
+import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterPayload } from 'oidc-provider';
+import { limits } from '../runtime.js';
+import { openOidcState } from '../oauth/adapter.js';
+import { postFrom, startTestServer, type TestServer } from './harness.js';
+
+const registration = limits.oauthRegistration;
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+let test: TestServer;
+
+beforeAll(async () => {
+  // No fixtures protocol: registration and authorization requests need no account.
+  test = await startTestServer('oauth-state', {}, { fixtures: false });
+});
+
+afterAll(async () => {
+  await test?.stop();
+});
+
+const metadata = (name: string) => JSON.stringify({ client_name: name, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] });
+
+async function register(from: string, body: string) {
+  const answer = await postFrom(test.url, '/oidc/reg', from, 'application/json', body);
+  return { ...answer, json: JSON.parse(answer.text || '{}') as { client_id?: string; error?: string; error_description?: string } };
+}
+
+/** An authorization request for `clientId`, as a browser sends it: the provider stores an interaction. */
+async function authorize(clientId: string): Promise<number> {
+  const auth = new URL(`${test.url}/oidc/auth`);
+  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+  const query = { client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid site:read', code_challenge: challenge, code_challenge_method: 'S256' };
+  for (const [k, v] of Object.entries(query)) auth.searchParams.set(k, v);
+  const res = await fetch(auth, { redirect: 'manual' });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Every file under the data directory's oidc/, with what changes when it is rewritten (inode, mtime, size). */
+async function snapshot(): Promise<Map<string, { signature: string; size: number }>> {
+  const files = new Map<string, { signature: string; size: number }>();
+  for (const entry of await readdir(join(test.dir, 'oidc'), { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const s = await stat(path, { bigint: true }).catch(() => undefined);
+    if (s) files.set(path, { signature: `${s.ino}:${s.mtimeNs}:${s.size}`, size: Number(s.size) });
+  }
+  return files;
+}
+
+/** The bytes of the files `act` created or replaced under oidc/. */
+async function bytesRewrittenBy(act: () => Promise<unknown>): Promise<number> {
+  const before = await snapshot();
+  await act();
+  let bytes = 0;
+  for (const [path, file] of await snapshot()) if (before.get(path)?.signature !== file.signature) bytes += file.size;
+  return bytes;
+}
+
+const clientFiles = async () => (await snapshot()).size;
+
+describe('OAuth registration admission', () => {
+  it('rule:oauth-registration-throttled-per-address — one address gets its allowance, then 429 with Retry-After and stores nothing; another address is unaffected', async () => {
+    const { limit, windowSeconds } = registration.perAddress;
+    for (let i = 0; i < limit; i++) expect((await register('127.66.0.2', metadata(`flood ${i}`))).status).toBe(201);
+    const stored = await clientFiles();
+    const refused = await register('127.66.0.2', metadata('one too many'));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(refused.json.error).toBe('rate_limited');
+    expect(refused.json.error_description).toContain(`${limit} per ${windowSeconds} seconds`);
+    expect(await clientFiles()).toBe(stored);
+    expect((await register('127.66.0.3', metadata('elsewhere'))).status).toBe(201);
+  }, 60_000);
+
+  it('rule:oauth-registration-metadata-capped — metadata over the cap, or of unannounced size, is refused and stores nothing', async () => {
+    const stored = await clientFiles();
+    const over = metadata('x'.repeat(registration.maxMetadataBytes));
+    const refused = await register('127.66.1.2', over);
+    expect(refused.status).toBe(413);
+    expect(refused.json.error).toBe('invalid_client_metadata');
+    // The finding's 50 KB registrations, under oidc-provider's own 56 KB body limit.
+    expect((await register('127.66.1.3', metadata('x'.repeat(50_000)))).status).toBe(413);
+    // Chunked, without Content-Length: its size is not known before reading it.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${test.url}/oidc/reg`);
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: '127.66.1.4', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.write(over.slice(0, 1000));
+      req.end(over.slice(1000));
+    });
+    expect(chunked).toBe(411);
+    expect(await clientFiles()).toBe(stored);
+    // Just under the cap is still a client.
+    const fits = metadata('x'.repeat(registration.maxMetadataBytes - metadata('').length));
+    expect(Buffer.byteLength(fits)).toBe(registration.maxMetadataBytes);
+    expect((await register('127.66.1.5', fits)).status).toBe(201);
+  }, 60_000);
+});
+
+describe('OAuth state on disk', () => {
+  it('rule:oauth-state-per-record — a registration and an authorization request rewrite as many bytes with 300 records stored as with 10', async () => {
+    const clients: string[] = [];
+    let sent = 0;
+    /** Registers up to `count` clients, five per address so that no address reaches the throttle. */
+    const registerUpTo = async (count: number) => {
+      for (let budget = 2 * count; clients.length < count && budget > 0; budget--, sent++) {
+        const answer = await register(`127.67.${Math.floor(sent / 5 / 250)}.${1 + (Math.floor(sent / 5) % 250)}`, metadata(`client ${sent} ${'x'.repeat(1000)}`));
+        expect(answer.status).toBe(201);
+        clients.push(answer.json.client_id!);
+      }
+    };
+    let authorized = 0;
+    const authorizeUpTo = async (count: number) => {
+      for (; authorized < count; authorized++) expect(await authorize(clients[authorized % clients.length]!)).toBe(303);
+    };
+    const measure = async () => ({
+      registration: await bytesRewrittenBy(() => registerUpTo(clients.length + 1)),
+      authorization: await bytesRewrittenBy(() => authorizeUpTo(authorized + 1)),
+    });
+
+    await registerUpTo(10);
+    await authorizeUpTo(10);
+    const few = await measure();
+    await registerUpTo(300);
+    await authorizeUpTo(300);
+    const many = await measure();
+    console.log(`oauth-state: bytes rewritten at 10 and 300 records: registration ${few.registration} and ${many.registration}, authorization ${few.authorization} and ${many.authorization}`);
+    // Today one record each (about 1.5 KB); rewriting a whole model grew 30-fold over these 290 records.
+    expect(few.registration).toBeGreaterThan(0);
+    expect(few.authorization).toBeGreaterThan(0);
+    expect(many.registration / few.registration).toBeLessThan(1.5);
+    expect(many.authorization / few.authorization).toBeLessThan(1.5);
+  }, 120_000);
+});
+
+describe('unused clients', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'site-mcp-oauth-records-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('rule:oauth-unused-clients-expire rule:oauth-state-survives-restart — a client that never redeemed a code is forgotten after its lifetime, one that did is kept, across a restart', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const unusedClientSeconds = 3600;
+    const state = await openOidcState(dir, { unusedClientSeconds, now: () => now });
+    const Client = new state.Adapter('Client');
+    const Code = new state.Adapter('AuthorizationCode');
+    // oidc-provider stores a client without a lifetime (no expiresIn).
+    await Client.upsert('unused', { client_id: 'unused' } as AdapterPayload, undefined as unknown as number);
+    await Client.upsert('used', { client_id: 'used' } as AdapterPayload, undefined as unknown as number);
+    await Code.upsert('code-1', { clientId: 'used', grantId: 'grant-1' } as AdapterPayload, 60);
+    await Code.consume('code-1');
+    expect((await Code.find('code-1'))?.consumed).toBeTypeOf('number');
+
+    now += (unusedClientSeconds - 1) * 1000;
+    expect(await Client.find('unused')).toBeDefined();
+    now += 2000;
+    expect(await Client.find('unused')).toBeUndefined();
+    expect(await Client.find('used')).toEqual({ client_id: 'used' });
+    expect(await state.sweep()).toBe(2); // the unused client and the expired code
+    expect(await readdir(join(dir, 'oidc', 'Client'))).toHaveLength(1);
+
+    const restarted = await openOidcState(dir, { unusedClientSeconds, now: () => now + 365 * 86_400_000 });
+    expect(await new restarted.Adapter('Client').find('used')).toEqual({ client_id: 'used' });
+    expect(await new restarted.Adapter('Client').find('unused')).toBeUndefined();
+  });
+
+  it('rule:oauth-state-per-record — a caller-chosen id of any length is a record of its own; a data directory of the former layout is moved over', async () => {
+    const former = await mkdtemp(join(tmpdir(), 'site-mcp-oauth-former-'));
+    try {
+      await mkdir(join(former, 'oidc'));
+      await writeFile(join(former, 'oidc', 'Grant.json'), JSON.stringify({ g1: { payload: { accountId: 'a', clientId: 'c' }, expiresAt: Date.now() + 60_000 }, gone: { payload: {}, expiresAt: 1 } }));
+      const state = await openOidcState(former, { unusedClientSeconds: 60 });
+      const Grant = new state.Adapter('Grant');
+      expect(await Grant.find('g1')).toEqual({ accountId: 'a', clientId: 'c' });
+      expect(await Grant.find('gone')).toBeUndefined();
+      expect(await readdir(join(former, 'oidc'))).toEqual(['Grant']);
+      const long = `${'../'.repeat(100)}${'x'.repeat(1000)}`;
+      expect(await Grant.find(long)).toBeUndefined();
+      await Grant.upsert(long, { accountId: 'b' } as AdapterPayload, 60);
+      expect(await Grant.find(long)).toEqual({ accountId: 'b' });
+      await Grant.destroy(long);
+      expect(await Grant.find(long)).toBeUndefined();
+    } finally {
+      await rm(former, { recursive: true, force: true });
+    }
+  });
+});
