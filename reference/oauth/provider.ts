@@ -7,7 +7,8 @@
 // in the data directory, one file per record (./adapter.ts), so a restart keeps authorized clients working
 // (rules oauth-state-survives-restart, oauth-state-per-record) and a client never used expires
 // (rule oauth-unused-clients-expire). Registration is open to anyone, so ./registration.ts admits it per client
-// address and by size first (rules oauth-registration-throttled-per-address, oauth-registration-metadata-capped).
+// address and by size first (rules oauth-registration-throttled-per-address, oauth-registration-metadata-capped),
+// and a redirect URI in plain http must point at loopback (rule oauth-redirect-https-or-loopback).
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { Provider, errors } from 'oidc-provider';
@@ -29,6 +30,23 @@ async function newKeys() {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = randomBytes(8).toString('hex');
   return { signing: { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' }, cookies: [randomBytes(32).toString('base64url')] };
+}
+
+/**
+ * A registered redirect URI may use plain http only to a loopback host (rule oauth-redirect-https-or-loopback): a
+ * code sent in the clear crosses no network. Other schemes are the provider's to judge (RFC 8252 §7.1 lets native
+ * apps use a private-use scheme).
+ */
+export function redirectAllowed(uri: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return true; // not a URL at all: oidc-provider's own check refuses it
+  }
+  if (url.protocol !== 'http:') return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export async function createIdentityProvider(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits }): Promise<IdentityProvider> {
@@ -55,6 +73,13 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
     // do not); oidc-provider rotates a public client's refresh token on every use.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     pkce: { required: () => true },
+    // Only when a client registers (ctx is absent when a stored client is loaded, so earlier clients keep working).
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (ctx, key, value) => {
+        if (ctx && key === 'redirect_uris' && Array.isArray(value)) for (const uri of value) if (typeof uri === 'string' && !redirectAllowed(uri)) throw new errors.InvalidRedirectUri('redirect_uris must use https, or http to a loopback host');
+      },
+    },
     interactions: { url: (_ctx, interaction) => `/oidc-interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },

@@ -112,6 +112,19 @@ describe('OAuth registration admission', () => {
   }, 60_000);
 });
 
+describe('OAuth redirect URIs', () => {
+  it('rule:oauth-redirect-https-or-loopback — plain http to another host is refused; https, loopback http and a private-use scheme register', async () => {
+    const withRedirect = (uri: string) => JSON.stringify({ client_name: 'redirects', redirect_uris: [uri], application_type: uri.startsWith('http') ? 'web' : 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] });
+    const refused = await register('127.66.2.2', withRedirect('http://attacker.example/callback'));
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toBe('invalid_redirect_uri');
+    expect((await register('127.66.2.2', withRedirect('http://10.0.0.1/callback'))).status).toBe(400);
+    for (const uri of ['https://chat.example/callback', 'http://localhost:33418/callback', 'http://127.0.0.1:9/callback', 'http://[::1]:8080/cb', 'com.example.app:/oauth' /* a native app's private-use scheme */]) {
+      expect((await register('127.66.2.3', withRedirect(uri))).status, uri).toBe(201);
+    }
+  }, 60_000);
+});
+
 describe('OAuth state on disk', () => {
   it('rule:oauth-state-per-record — a registration and an authorization request rewrite as many bytes with 300 records stored as with 10', async () => {
     const clients: string[] = [];
