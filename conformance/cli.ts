@@ -4,7 +4,7 @@
 //   site-mcp conformance [--url U --fixtures-secret S] [--declaration FILE] [--rules ID,ID...] [--tags EXPR]
 //                        [--name RE]... [--seed N] [--parallel N] [--include-wip] [--properties]
 //                        [--expected-failures FILE] [--report-dir DIR] [--vitest-report FILE] [--dry-run]
-//                        [--break RULE]... [features/x.feature[:LINE]]...
+//                        [--break RULE]... [--send-non-public-addresses] [features/x.feature[:LINE]]...
 //   (in a checkout of the kit: npm run conformance -- …)
 //
 // --url U, --fixtures-secret S  the target and the secret of its fixtures protocol (or SITE_MCP_URL and
@@ -22,6 +22,10 @@
 //                        (spec/schemas/expected-failures.schema.json; default: this kit's
 //                        conformance/expected-failures.yaml, the reference's list). A listed rule that fails is
 //                        "xfail"; one that passes fails the run. A missing or invalid file stops the run with exit 2.
+// --send-non-public-addresses  also hand the target real private and cloud-metadata addresses to fetch (rule
+//                        kit-no-packet-off-machine). Off by default: a target whose SSRF check is broken would fetch
+//                        them from its own network. The kit's loopback canaries check the same rules either way, and
+//                        a run in a network namespace with only loopback (npm test's) sends them to a loopback target.
 //
 // Reports, in --report-dir (default reports/ of this repository): junit.xml (one testcase per scenario),
 // report.html (Cucumber's HTML report), rules.json (rule → status → scenarios), summary.md (for a CI job summary),
@@ -89,6 +93,7 @@ async function checkCommandLine() {
       'report-dir': { type: 'string' },
       rules: { type: 'string' },
       'expected-failures': { type: 'string' },
+      'send-non-public-addresses': { type: 'boolean', default: false },
     },
   });
 
@@ -146,6 +151,8 @@ async function checkCommandLine() {
 
 const { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir } = await checkCommandLine();
 process.env.SITE_MCP_SEED = seed;
+// Read by the steps (conformance/lib/network.ts), in this process or its Cucumber workers.
+if (values['send-non-public-addresses']) process.env.SITE_MCP_SEND_NON_PUBLIC = '1';
 // Before Cucumber or the steps load: with --parallel 1 they run in this process, and lib/declaration.ts keeps the
 // first activeDeclaration() it reads (this process itself only calls readDeclaration before this line).
 if (declaration) process.env.SITE_MCP_DECLARATION = declaration;

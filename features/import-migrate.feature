@@ -10,18 +10,19 @@ Feature: Import and migration
       """
     And "olive" has a connection "agent" to "main" with scopes "site:read, content:write"
 
-  @rule:import-site-new-draft @rule:import-result-fields @rule:import-site-audited @rule:import-site-assets-revalidated @rule:portable-site-assets-by-url
+  @rule:import-site-new-draft @rule:import-result-fields @rule:import-site-audited @rule:import-site-assets-revalidated @rule:portable-site-assets-by-url @rule:migrate-ssrf-hardened
   Scenario: An exported snapshot imports as a new unpublished site; unsafe asset URLs are skipped with a reason
     When "agent" calls "import_site" with:
       """
       { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Copy" },
           "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Imported" } }] }],
-          "assets": [{ "key": "logo", "url": "https://127.0.0.1/logo.png" }, { "key": "meta", "url": "https://169.254.169.254/latest/meta-data" }] } }
+          "assets": [{ "key": "logo", "url": "{{canary:loopback-https}}" }, { "key": "meta", "url": "{{canary:ipv4-mapped-https}}" }] } }
       """
     Then the call succeeds
     And the data at "/merged" equals "false"
     And the data at "/assetsSkipped" has 2 items
     And the data, in our output shape, contains "non-public"
+    And no canary was hit
     And the activity of "agent" has an entry for "import_site" with outcome "ok"
 
   @rule:import-site-size-cap
@@ -183,20 +184,30 @@ Feature: Import and migration
     Then the call fails with "access_denied"
 
   @rule:migrate-ssrf-hardened
-  Scenario Outline: Migration refuses addresses that are not public
+  Scenario Outline: Migration refuses addresses that are not public, however they are spelled
+    # The canaries are the kit's own loopback listeners: a target that fetched one is caught by the hit, and no
+    # packet leaves the machine. A private or metadata address is sent only where it cannot leave either.
     When "agent" calls "migrate_site_from_url" with:
       """
       { "url": "<url>" }
       """
     Then the call fails with "validation_failed"
+    And no canary was hit
 
     Examples:
-      | url                                   |
-      | http://127.0.0.1/                     |
-      | http://10.0.0.8/admin                 |
-      | http://169.254.169.254/latest/        |
-      | http://[::1]/                         |
-      | http://localhost:8080/                |
+      | url                                           |
+      | http://127.0.0.1/                             |
+      | http://[::1]/                                 |
+      | http://localhost:8080/                        |
+      | {{canary:loopback}}                           |
+      | {{canary:ipv4-mapped}}                        |
+      | {{canary:ipv4-mapped-hex}}                    |
+      | {{canary:decimal}}                            |
+      | {{canary:octal}}                              |
+      | {{canary:hex}}                                |
+      | {{canary:ipv6-loopback}}                      |
+      | http://{{non-public:10.0.0.8}}/admin          |
+      | http://{{non-public:169.254.169.254}}/latest/ |
 
   @rule:throttle-create-site @rule:import-site-site-limit
   Scenario: create_site has its own per-workspace throttle, and imports respect the site limit
@@ -234,6 +245,7 @@ Feature: Import and migration
     And the kit website was asked for "/robots.txt"
     And the kit website was asked for "/about"
     And the kit website was never asked for "/private/secret"
+    And no canary was hit
     When the data at "/websiteId" is remembered as "migrated"
     And "ws" calls "export_site" with:
       """
@@ -407,7 +419,7 @@ Feature: Import and migration
     And the data at "/pages" has 25 items
     And as many items at "/pages" have "capture" "queued" as the remembered "awaiting"
 
-  @rule:import-site-assets-revalidated
+  @rule:import-site-assets-revalidated @rule:migrate-ssrf-hardened
   Scenario: Images named inside section content go through the same asset checks as listed assets
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
     When "ws" calls "import_site" with:
@@ -415,18 +427,19 @@ Feature: Import and migration
       { "snapshot": { "format": "PortableSiteV1", "site": { "name": "Pictures" },
           "pages": [{ "key": "home", "title": "Home", "sections": [
             { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Kept heading" } },
-            { "externalKey": "home/photo", "type": "{{decision:section-types:image}}", "content": { "imageUrl": "https://169.254.169.254/latest/photo.png", "alt": "Metadata" } },
-            { "externalKey": "home/gallery", "type": "{{decision:section-types:gallery}}", "content": { "images": [{ "imageUrl": "https://10.0.0.5/inside.png", "alt": "Private" }] } }] }] } }
+            { "externalKey": "home/photo", "type": "{{decision:section-types:image}}", "content": { "imageUrl": "{{canary:loopback-https}}", "alt": "Loopback" } },
+            { "externalKey": "home/gallery", "type": "{{decision:section-types:gallery}}", "content": { "images": [{ "imageUrl": "{{canary:ipv4-mapped-https}}", "alt": "Mapped" }] } }] }] } }
       """
     Then the call succeeds
-    And the data contains "169.254.169.254"
-    And the data contains "10.0.0.5"
+    And the data contains "{{canary-path:loopback-https}}"
+    And the data contains "{{canary-path:ipv4-mapped-https}}"
+    And no canary was hit
     When the data at "/websiteId" is remembered as "pictures"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:pictures}}" }
       """
     Then the data contains "Kept heading"
-    And the data does not contain "169.254.169.254"
-    And the data does not contain "10.0.0.5"
+    And the data does not contain "{{canary-path:loopback-https}}"
+    And the data does not contain "{{canary-path:ipv4-mapped-https}}"
 

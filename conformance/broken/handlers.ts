@@ -386,3 +386,23 @@ export const createCompanyAtPrepare: HandlerOf<'prepare_create_company'> = async
   await ctx.rt.store.transact(ctx.ws.id, (ws, tx) => createCompany(ctx.rt.store, tx, ws, answer.planId, ctx.args.companyName, ctx.connection.createdBy, ctx.now));
   return answer;
 };
+
+/**
+ * The runtime with a network whose test-only allow-list admits every origin, so the fetcher's address check (and
+ * its default-port check) is gone: a fetcher that takes any address it is given.
+ */
+function fetchingAnyAddress<C extends { rt: ToolContext['rt'] }>(ctx: C): C {
+  const everyOrigin = Object.assign([] as string[], { some: () => true });
+  const rt = new Proxy(ctx.rt, {
+    get: (target, key) => (key === 'net' ? { ...target.net, allowOrigins: everyOrigin } : Reflect.get(target, key, target)),
+  });
+  return { ...ctx, rt };
+}
+
+/** migrate-ssrf-hardened: migrate_site_from_url crawls any address, loopback, private and metadata ones included. */
+export const migrateFetchingAnyAddress: HandlerOf<'migrate_site_from_url'> = (ctx) =>
+  handlers.migrate_site_from_url(fetchingAnyAddress(ctx));
+
+/** migrate-ssrf-hardened: import_site fetches asset URLs at any address. */
+export const importFetchingAnyAddress: HandlerOf<'import_site'> = (ctx) =>
+  handlers.import_site(fetchingAnyAddress(ctx));

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { canaryUrl, startCanary } from './canary.js';
 import { startDnsStub } from './dns-stub.js';
 import { startTestWebsite, TEST_WEBSITE_CERTIFICATE } from './test-website.js';
 import { FixturesClient } from './fixtures-client.js';
@@ -36,8 +37,8 @@ export async function handshake(target: TargetAddress): Promise<string[]> {
 
 /**
  * What a run needs around its target, set up once per run: the handshake, a DNS stub the target resolves through, the
- * kit's loopback website on the target's fetch allowlist, and the environment the steps read (SITE_MCP_DNS_ZONE_DIR,
- * SITE_MCP_FIXTURES_SUPPORTS, SITE_MCP_TEST_WEBSITE_URL, SITE_MCP_TEST_WEBSITE_HTTPS_URL). stop() takes all of it
+ * kit's loopback website on the target's fetch allowlist, the SSRF canaries, and the environment the steps read
+ * (SITE_MCP_DNS_ZONE_DIR, SITE_MCP_CANARY, SITE_MCP_FIXTURES_SUPPORTS, SITE_MCP_TEST_WEBSITE_URL, SITE_MCP_TEST_WEBSITE_HTTPS_URL). stop() takes all of it
  * down; a process that runs several runs (conformance/prove-worker.ts) calls it after each, so nothing is left over.
  */
 export async function prerequisites(target: TargetAddress): Promise<{ stop(): Promise<void> }> {
@@ -51,12 +52,16 @@ export async function prerequisites(target: TargetAddress): Promise<{ stop(): Pr
   process.once('exit', removeAtExit);
   const dns = await startDnsStub(zoneDir);
   process.env.SITE_MCP_DNS_ZONE_DIR = zoneDir;
+  // The SSRF canaries (rule kit-no-packet-off-machine): loopback listeners no target may ever reach.
+  const canary = await startCanary();
+  process.env.SITE_MCP_CANARY = JSON.stringify(canary.address);
   // The kit's loopback website for migrations, allowed to the target when its fixtures support that; the
-  // scenarios that need it are reported as not checked otherwise.
-  const website = await startTestWebsite();
+  // scenarios that need it are reported as not checked otherwise. Its /to-canary link redirects to a canary.
+  const website = await startTestWebsite({ redirectToCanary: canaryUrl(canary.address, 'loopback', 'kit-website', 'moved') });
   const stop = async () => {
     await dns.stop();
     await website.stop();
+    await canary.stop();
     await rm(zoneDir, { recursive: true, force: true });
     process.off('exit', removeAtExit);
   };

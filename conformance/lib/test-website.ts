@@ -1,7 +1,8 @@
 // A small website the kit serves on loopback for migration scenarios (rules migrate-crawl-bounded,
 // migrate-no-source-scripts, migrate-ssrf-hardened, migrate-result-relayed): pages with headings, text, links and
 // an image, a robots.txt that disallows /private/, a script and a booking-widget embed that must never survive,
-// and a redirect to the cloud metadata address. It records every path it was asked for, so a scenario can tell
+// and a link that redirects to one of the kit's SSRF canaries (canary.ts: a loopback listener a target must never
+// reach; never a real non-public address, which a broken target would fetch off this machine). It records every path it was asked for, so a scenario can tell
 // that /private/ was never requested. The home page has a known layout for visual capture (rules
 // migrate-capture-then-typed, migrate-capture-queue-counted): a heading, a paragraph, a real image and a link whose words
 // ("Read our story", on /about too) sit in no heading or paragraph, so only a conversion that keeps links keeps them; /about has
@@ -48,7 +49,7 @@ const BREAD_PNG = Buffer.from(
 
 /** The certificate the https origin serves (PEM): the one a target in test mode is told to trust for it. */
 export const TEST_WEBSITE_CERTIFICATE = readFileSync(new URL('./tls/test-website.crt', import.meta.url), 'utf8');
-const TEST_WEBSITE_KEY = readFileSync(new URL('./tls/test-website.key', import.meta.url), 'utf8');
+export const TEST_WEBSITE_KEY = readFileSync(new URL('./tls/test-website.key', import.meta.url), 'utf8');
 
 /** A scenario's own asset token: letters, digits and dashes, so it names a path and a text chunk as it is. */
 const ASSET_TOKEN = /^[A-Za-z0-9-]{1,64}$/;
@@ -77,7 +78,7 @@ const PAGES: Record<string, { status: number; type: string; body: string | Buffe
       'Loopback Bakery',
       `<h1>${TEST_WEBSITE.homeHeading}</h1><p>We bake every morning with local flour.</p>` +
         `<iframe src="https://${TEST_WEBSITE.embedHost}/book"></iframe>` +
-        '<a href="/about">About</a> <a href="/private/secret">Staff only</a> <a href="/to-metadata">Old shop</a>' +
+        '<a href="/about">About</a> <a href="/private/secret">Staff only</a> <a href="/to-canary">Old shop</a>' +
         '<img src="/bread.png" alt="A loaf" width="120" height="80">' +
         `<div><a href="/about">${TEST_WEBSITE.linkText}</a></div>`,
     ),
@@ -96,7 +97,6 @@ const PAGES: Record<string, { status: number; type: string; body: string | Buffe
     ),
   },
   '/private/secret': { status: 200, type: 'text/html', body: page('Private', `<h1>${TEST_WEBSITE.privateText}</h1>`) },
-  '/to-metadata': { status: 302, type: 'text/plain', body: '', location: 'http://169.254.169.254/latest/meta-data/' },
   '/bread.png': { status: 200, type: 'image/png', body: BREAD_PNG },
 };
 const manyPath = (n: number) => (n === 1 ? '/many/' : `/many/p${n}`);
@@ -114,7 +114,11 @@ export interface TestWebsite {
   stop(): Promise<void>;
 }
 
-export async function startTestWebsite(): Promise<TestWebsite> {
+/**
+ * `redirectToCanary`: where /to-canary redirects (a canary URL of the run, rule migrate-ssrf-hardened: a redirect
+ * hop is checked like the first URL); without it /to-canary answers 404.
+ */
+export async function startTestWebsite(options: { redirectToCanary?: string } = {}): Promise<TestWebsite> {
   const requested: string[] = [];
   // Asset tokens the kit asked the website to forget (bounded: a run has far fewer scenarios).
   const forgotten = new Set<string>();
@@ -138,6 +142,11 @@ export async function startTestWebsite(): Promise<TestWebsite> {
     if (asset && ASSET_TOKEN.test(asset[1]!) && !forgotten.has(asset[1]!)) {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(kitAsset(asset[1]!));
+      return;
+    }
+    if (path === '/to-canary' && options.redirectToCanary) {
+      res.writeHead(302, { 'content-type': 'text/plain', location: options.redirectToCanary });
+      res.end();
       return;
     }
     const found = PAGES[path];

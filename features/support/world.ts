@@ -7,12 +7,19 @@
 //   {{public:main}}: the live address of a published site (the declared publicSiteUrl)
 //   {{type:hero}} {{field:heading}}: the target's name for one of the kit's section types or text fields (the
 //   declared `sections` mapping, or ours when it adopts section-types), else the step is not checked (NotDeclared)
+//   {{canary:<vector>}}: a URL of one of the kit's SSRF canaries (conformance/lib/canary.ts), spelled as <vector>
+//   says, with a token of this scenario's own; {{canary-path:<vector>}}: its path, which a target's report of a
+//   skipped URL keeps however it re-spells the host
+//   {{non-public:<address>}}: a real non-public address, only where a broken target's fetch of it cannot leave this
+//   machine (conformance/lib/network.ts), else the step is not checked
 //   {{decision:<rule-id>:<value>}}: a value of one of our decision rules (the source does not give it); it
 //   resolves only when the target's declaration adopts that rule, else the step is not checked (NotDeclared)
 import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import type { Envelope, HttpAnswer, McpConnection } from '../../conformance/lib/mcp-client.js';
 import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
+import { canaryFromEnvironment, canaryListens, canaryPath, canaryUrl, CANARY_VECTORS, type CanaryVector } from '../../conformance/lib/canary.js';
+import { nonPublicAddressesRefused } from '../../conformance/lib/network.js';
 import { HOOK } from './declared.js';
 
 setDefaultTimeout(60_000);
@@ -53,6 +60,8 @@ export class SiteWorld extends World {
   lastHttp: HttpAnswer | undefined;
   lastPlanId: string | undefined;
   random: () => number = Math.random;
+  /** When the scenario began (ms since the epoch): canary hits from then on are its own (steps/ssrf.steps.ts). */
+  readonly startedAt = Date.now();
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -108,7 +117,7 @@ export class SiteWorld extends World {
   }
 
   resolve(text: string): string {
-    return text.replace(/\{\{(\w+)(?::([^}]+))?\}\}/g, (_, kind: string, ref: string | undefined) => {
+    return text.replace(/\{\{([\w-]+)(?::([^}]+))?\}\}/g, (_, kind: string, ref: string | undefined) => {
       const parts = (ref ?? '').split('/');
       const need = <T>(value: T | undefined, what: string): T => {
         if (value === undefined) throw new Error(`{{${kind}:${ref}}}: no ${what} in this scenario`);
@@ -158,6 +167,23 @@ export class SiteWorld extends World {
           const template = activeDeclaration()?.publicSiteUrl;
           if (!template) throw new NotDeclared('where a published site is served (publicSiteUrl)');
           return template.replaceAll('{base}', this.url).replaceAll('{websiteId}', this.site(parts[0]!).websiteId);
+        }
+        case 'canary':
+        case 'canary-path': {
+          const vector = need(ref, 'vector') as CanaryVector;
+          if (!(vector in CANARY_VECTORS)) throw new Error(`{{${kind}:${ref}}}: no such canary vector; known: ${Object.keys(CANARY_VECTORS).join(', ')}`);
+          const address = canaryFromEnvironment();
+          if (!address) throw new Error('SITE_MCP_CANARY is not set: run through `npm run conformance`, which starts the canaries');
+          if (!this.remembered.has('canary-token')) this.remembered.set('canary-token', this.randomWord());
+          const token = String(this.remembered.get('canary-token'));
+          if (kind === 'canary-path') return canaryPath(vector, token);
+          if (!canaryListens(address, vector)) this.notChecked(`canary hits for ${vector}: the kit could not listen on ports 80 and 443 there (run as root or in a network namespace, as npm test does); the answer is still checked`);
+          return canaryUrl(address, vector, token);
+        }
+        case 'non-public': {
+          const refused = nonPublicAddressesRefused(this.url);
+          if (refused) throw new NotDeclared(`the non-public address ${ref} (${refused})`);
+          return need(ref, 'address');
         }
         case 'decision': {
           // {{decision:limit-values:120}} → "120" when the target adopts limit-values

@@ -88,7 +88,7 @@ describe('visual capture', () => {
     expect(data.fidelity).toBe('visual');
     expect(data.assetsSkipped).toBe(0);
     expect(data.pagesAwaitingCapture).toBe(0);
-    expect(data.pagesFetched).toBe(2); // / and /about; /to-metadata is refused, /private/ is disallowed
+    expect(data.pagesFetched).toBe(2); // / and /about; /to-canary answers 404 here, /private/ is disallowed
     homeSite = data.websiteId;
     const pages = await pagesOf(homeSite);
     expect(pages.map((p) => p.capture)).toEqual(['captured', 'captured']);
@@ -212,7 +212,7 @@ describe('visual capture', () => {
       expect(missing).toEqual([]);
       const links = async (locator: ReturnType<typeof source.locator>) => (await locator.evaluateAll((as) => as.map((a) => `${(a as unknown as { innerText: string }).innerText.trim()} -> ${a.getAttribute('href')}`))).sort();
       expect(await links(draft.locator('section[data-type="captured"] a'))).toEqual(
-        (await links(source.locator('a'))).map((l) => l.replace(/-> \/about$/, `-> ${BASE}about`).replace(/-> \/(private\/secret|to-metadata)$/, (_, p: string) => `-> ${BASE}${p.replace('/', '-')}`)).sort(),
+        (await links(source.locator('a'))).map((l) => l.replace(/-> \/about$/, `-> ${BASE}about`).replace(/-> \/(private\/secret|to-canary)$/, (_, p: string) => `-> ${BASE}${p.replace('/', '-')}`)).sort(),
       );
       expect(await draft.locator('script, iframe').count()).toBe(0);
       // The internal layout is the source's: a link sits where it sat, relative to the first captured region.
