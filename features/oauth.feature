@@ -49,3 +49,18 @@ Feature: OAuth 2.1 clients are bound to exactly one connection
       { "websiteId": "{{site:main}}" }
       """
     Then the call fails
+
+  @rule:oauth-registration-throttled-per-address
+  Scenario: Client registrations are counted per client address; past the allowance one is refused before its body is read
+    # Registration is open to anyone (§5.1); the allowance (spec/limits.json oauthRegistration) is our decision.
+    Given the target adopts the decision "oauth-registration-throttled-per-address"
+    When an OAuth client registers from one address until its allowance is spent
+    Then the next registration from that address answers 429 with Retry-After and an OAuth JSON error, whatever its body
+    And a registration from another address is answered
+
+  @rule:oauth-registration-metadata-capped
+  Scenario: Client metadata over the cap is refused
+    # The cap (spec/limits.json oauthRegistration) is our decision; the source shows none.
+    Given the target adopts the decision "oauth-registration-metadata-capped"
+    When an OAuth client registers with metadata one byte over the cap
+    Then the registration is refused with a 4xx and an OAuth JSON error, and names no client

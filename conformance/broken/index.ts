@@ -61,6 +61,10 @@ export const BROKEN: Record<string, BrokenServer> = {
   'activity-retention-90-days': { limits: { activityRetentionDays: 30 } },
   // Failed sign-ins are not counted per account (only per address).
   'sign-in-throttled-per-account': { limits: { signIn: { ...referenceLimits.signIn, perAccount: { limit: 1_000_000, windowSeconds: referenceLimits.signIn.perAccount.windowSeconds } } } },
+  // Client registrations are not counted per address (in effect: an allowance no one reaches).
+  'oauth-registration-throttled-per-address': { limits: { oauthRegistration: { ...referenceLimits.oauthRegistration, perAddress: { limit: 1_000_000, windowSeconds: referenceLimits.oauthRegistration.perAddress.windowSeconds } } } },
+  // Client metadata up to oidc-provider's own 56 KB body limit is registered.
+  'oauth-registration-metadata-capped': { limits: { oauthRegistration: { ...referenceLimits.oauthRegistration, maxMetadataBytes: 1_000_000 } } },
   // Tool handlers.
   'publish-site-fails-closed': { handlers: { publish_site: broken.publishWithoutReview } },
   'content-write-draft-only': { handlers: broken.writesGoLive() },

@@ -5,6 +5,7 @@
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FixturesClient } from './fixtures-client.js';
+import { postFromAddress } from './local-address.js';
 
 /** Never contacted: the fixture answers where the user agent would go instead of following it. */
 const REDIRECT_URI = 'http://127.0.0.1:9/site-mcp-conformance/callback';
@@ -55,13 +56,28 @@ export interface OAuthGrant {
 }
 
 /**
- * Registers a new OAuth client named `clientName` at `url`, has `userId` approve it for `websiteId` (granting
- * `scopes` of those the client asked for, or all of them), and answers the access token.
+ * The SDK's fetch with every POST (registration, token exchange) sent from the local address `from`: how many clients
+ * one address may register is a target's decision (oauth-registration-throttled-per-address), so a kit run never
+ * spends the allowance of the kit's own address on scenarios that are not about it.
  */
-export async function authorizeOAuthClient(url: string, fixtures: FixturesClient, request: { clientName: string; userId: string; websiteId: string; scopes?: string[] }): Promise<OAuthGrant> {
+export function fetchFrom(from: string): typeof fetch {
+  return async (input, init) => {
+    if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return fetch(input, init);
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    return postFromAddress(String(input instanceof Request ? input.url : input), from, headers, String(init?.body ?? ''));
+  };
+}
+
+/**
+ * Registers a new OAuth client named `clientName` at `url` (its POSTs from the local address `from` when given), has
+ * `userId` approve it for `websiteId` (granting `scopes` of those the client asked for, or all of them), and answers
+ * the access token.
+ */
+export async function authorizeOAuthClient(url: string, fixtures: FixturesClient, request: { clientName: string; userId: string; websiteId: string; scopes?: string[]; from?: string }): Promise<OAuthGrant> {
   const provider = new InMemoryOAuthClient(request.clientName);
   const serverUrl = `${url}/api/mcp`;
-  const first = await auth(provider, { serverUrl });
+  const fetchFn = request.from ? fetchFrom(request.from) : undefined;
+  const first = await auth(provider, { serverUrl, ...(fetchFn ? { fetchFn } : {}) });
   if (first !== 'REDIRECT' || !provider.authorizationUrl) throw new Error(`the OAuth flow of ${serverUrl} did not ask for an authorization (auth() answered ${first})`);
   const { redirectedTo } = await fixtures.request<{ redirectedTo: string }>('POST', '/oauth-consent', {
     authorizationUrl: provider.authorizationUrl.href,
@@ -72,6 +88,6 @@ export async function authorizeOAuthClient(url: string, fixtures: FixturesClient
   const back = new URL(redirectedTo);
   const code = back.searchParams.get('code');
   if (!code) throw new Error(`the owner's approval ended at ${back.origin}${back.pathname} without a code (error: ${back.searchParams.get('error') ?? 'none'})`);
-  if (await auth(provider, { serverUrl, authorizationCode: code }) !== 'AUTHORIZED' || !provider.saved) throw new Error('the code exchange gave no token');
+  if (await auth(provider, { serverUrl, authorizationCode: code, ...(fetchFn ? { fetchFn } : {}) }) !== 'AUTHORIZED' || !provider.saved) throw new Error('the code exchange gave no token');
   return { accessToken: provider.saved.access_token, clientId: String(provider.info?.client_id) };
 }

@@ -1,19 +1,27 @@
 // OAuth 2.1 (§5.1) against any target: a client registered and approved through the MCP SDK's own flow, with
 // the owner's consent done by the target (fixtures protocol `oauth-consent`). The client then acts like any
 // named connection in the other steps ("chat" calls "list_sites").
-import { Given, When } from '@cucumber/cucumber';
-import { McpConnection } from '../../conformance/lib/mcp-client.js';
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
+import { McpConnection, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import { authorizeOAuthClient } from '../../conformance/lib/oauth-client.js';
+import { postFromAddress } from '../../conformance/lib/local-address.js';
 import type { SiteWorld } from '../support/world.js';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { fixturesSupport } from '../../conformance/lib/fixtures-client.js';
+import { loadJson } from '../../spec/index.js';
+import { kitChoosesAddress, randomLoopback } from '../support/client-address.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
 Given('{string} approves a new OAuth client {string} for {string} with scopes {string}', async function (this: SiteWorld, user: string, name: string, site: string, scopes: string) {
   // The source shows no consent page: without the optional fixtures part `oauth-consent` the scenario is not checked.
   if (!fixturesSupport('oauth-consent')) throw new NotDeclared("the owner's OAuth consent: the target's fixtures do not support oauth-consent");
-  const grant = await authorizeOAuthClient(this.url, this.fixtures, { clientName: `conformance ${name}`, userId: this.user(user).userId, websiteId: this.site(site).websiteId, scopes: list(scopes) });
+  // From an address of the kit's own where it can choose one: registrations per address are a target's decision
+  // (oauth-registration-throttled-per-address), and this scenario must not spend the kit's allowance.
+  const from = (await kitChoosesAddress(this)) ? randomLoopback() : undefined;
+  const grant = await authorizeOAuthClient(this.url, this.fixtures, { clientName: `conformance ${name}`, userId: this.user(user).userId, websiteId: this.site(site).websiteId, scopes: list(scopes), ...(from ? { from } : {}) });
   // The connection the server bound the client to is the server's business; the kit never names it.
   this.connections.set(name, { connectionId: '', token: grant.accessToken, userKey: user, mcp: new McpConnection(this.url, grant.accessToken) });
 });
@@ -24,4 +32,81 @@ When('the OAuth client {string} names the connection {string} in every request',
   const id = this.connection(other).connectionId;
   await client.mcp.close();
   this.connections.set(name, { ...client, mcp: new McpConnection(this.url, client.token, { 'X-Connection-Id': id, 'X-Profile-Id': id, 'Mcp-Connection-Id': id, 'X-Site-Mcp-Connection': id }) });
+});
+
+// ── Dynamic client registration, open to anyone (rules oauth-registration-throttled-per-address,
+// oauth-registration-metadata-capped): found as a client finds it, through the protected-resource metadata ────────
+
+const REGISTRATION = loadJson<{ oauthRegistration: { perAddress: { limit: number; windowSeconds: number }; maxMetadataBytes: number } }>('limits.json').oauthRegistration;
+
+/** The registration endpoint the target's authorization server advertises (RFC 9728, then RFC 8414 or OIDC discovery). */
+async function registrationEndpoint(world: SiteWorld): Promise<string> {
+  const resource = await discoverOAuthProtectedResourceMetadata(`${world.url}/api/mcp`);
+  const issuer = resource.authorization_servers?.[0];
+  assert.ok(issuer, 'the protected-resource metadata names no authorization server');
+  const endpoint = (await discoverAuthorizationServerMetadata(issuer))?.registration_endpoint;
+  assert.ok(endpoint, `the authorization server ${issuer} advertises no registration_endpoint`);
+  return endpoint;
+}
+
+/** Client metadata as an MCP client registers it, `padding` appended to its name. */
+const clientMetadata = (name: string, padding = '') =>
+  JSON.stringify({ client_name: `conformance ${name}${padding}`, redirect_uris: ['http://127.0.0.1:9/site-mcp-conformance/callback'], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' });
+
+async function registerFrom(world: SiteWorld, from: string | undefined, body: string): Promise<HttpAnswer> {
+  world.lastHttp = await readAnswer(await postFromAddress(world.remembered.get('registration-endpoint') as string, from, { 'content-type': 'application/json' }, body));
+  return world.lastHttp;
+}
+
+When('an OAuth client registers from one address until its allowance is spent', async function (this: SiteWorld) {
+  // Only where the kit can choose its client address; from the kit's one address elsewhere the check would lock
+  // every other OAuth scenario out for the window.
+  if (!(await kitChoosesAddress(this))) return this.notChecked('client registrations per address (the kit cannot choose its client address: the target is not an IPv4 loopback address, or this machine lets it use 127.0.0.1 only)');
+  this.remembered.set('registration-endpoint', await registrationEndpoint(this));
+  const from = randomLoopback();
+  this.remembered.set('throttled-address', from);
+  for (let i = 0; i < REGISTRATION.perAddress.limit; i++) {
+    const answer = await registerFrom(this, from, clientMetadata(`flood ${i}`));
+    assert.equal(answer.status, 201, `registration ${i + 1} of ${REGISTRATION.perAddress.limit} from ${from} answered HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+  }
+});
+
+Then('the next registration from that address answers 429 with Retry-After and an OAuth JSON error, whatever its body', async function (this: SiteWorld) {
+  const from = this.remembered.get('throttled-address') as string | undefined;
+  if (!from) return;
+  for (const body of [clientMetadata('one too many'), '{ not json']) {
+    const answer = await registerFrom(this, from, body);
+    assert.equal(answer.status, 429, `registration past the allowance (body ${body.slice(0, 60)}) answered HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+    const retryAfter = answer.headers.get('retry-after');
+    assert.ok(Number(retryAfter) > 0 && Number(retryAfter) <= REGISTRATION.perAddress.windowSeconds, `Retry-After: ${retryAfter}`);
+    const json = answer.json as { error?: unknown; client_id?: unknown } | undefined;
+    assert.equal(typeof json?.error, 'string', `no OAuth JSON error: ${answer.text.slice(0, 300)}`);
+    assert.equal(json?.client_id, undefined, 'a refused registration answered a client_id');
+  }
+});
+
+Then('a registration from another address is answered', async function (this: SiteWorld) {
+  const from = this.remembered.get('throttled-address') as string | undefined;
+  if (!from) return;
+  let other = randomLoopback();
+  while (other === from) other = randomLoopback();
+  const answer = await registerFrom(this, other, clientMetadata('elsewhere'));
+  assert.equal(answer.status, 201, `a registration from ${other} answered HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+});
+
+When('an OAuth client registers with metadata one byte over the cap', async function (this: SiteWorld) {
+  this.remembered.set('registration-endpoint', await registrationEndpoint(this));
+  const from = (await kitChoosesAddress(this)) ? randomLoopback() : undefined;
+  const fits = REGISTRATION.maxMetadataBytes - Buffer.byteLength(clientMetadata('capped'));
+  const body = clientMetadata('capped', 'x'.repeat(fits + 1));
+  assert.equal(Buffer.byteLength(body), REGISTRATION.maxMetadataBytes + 1);
+  await registerFrom(this, from, body);
+});
+
+Then('the registration is refused with a 4xx and an OAuth JSON error, and names no client', function (this: SiteWorld) {
+  const answer = this.lastHttp!;
+  assert.ok(answer.status >= 400 && answer.status < 500 && answer.status !== 429, `a registration over the metadata cap answered HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+  const json = answer.json as { error?: unknown; client_id?: unknown } | undefined;
+  assert.equal(typeof json?.error, 'string', `no OAuth JSON error: ${answer.text.slice(0, 300)}`);
+  assert.equal(json?.client_id, undefined, 'a refused registration answered a client_id');
 });
