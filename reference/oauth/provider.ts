@@ -83,7 +83,9 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
     interactions: { url: (_ctx, interaction) => `/oidc-interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // No registration access token: without registration management nothing uses it, and oidc-provider would
+      // keep one per registration with no lifetime, outliving the client (rule oauth-unused-clients-expire).
+      registration: { enabled: true, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,

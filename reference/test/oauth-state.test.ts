@@ -50,7 +50,8 @@ async function authorize(clientId: string): Promise<number> {
 /** Every file under the data directory's oidc/, with what changes when it is rewritten (inode, mtime, size). */
 async function snapshot(): Promise<Map<string, { signature: string; size: number }>> {
   const files = new Map<string, { signature: string; size: number }>();
-  for (const entry of await readdir(join(test.dir, 'oidc'), { withFileTypes: true, recursive: true })) {
+  // No oidc/ yet: the provider is made on the first /oidc request.
+  for (const entry of await readdir(join(test.dir, 'oidc'), { withFileTypes: true, recursive: true }).catch(() => [])) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     const s = await stat(path, { bigint: true }).catch(() => undefined);
@@ -162,6 +163,16 @@ describe('OAuth state on disk', () => {
 });
 
 describe('unused clients', () => {
+  it('rule:oauth-unused-clients-expire — a registration stores its client record and nothing that would outlive it', async () => {
+    await (await fetch(`${test.url}/oidc/.well-known/openid-configuration`)).text(); // the provider and its keys made
+    const before = await snapshot();
+    expect((await register('127.66.3.2', metadata('alone'))).status).toBe(201);
+    const written = [...(await snapshot())].filter(([path, file]) => before.get(path)?.signature !== file.signature).map(([path]) => path.slice(join(test.dir, 'oidc').length + 1));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^Client\//);
+  });
+
+
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'site-mcp-oauth-records-'));
