@@ -7,8 +7,8 @@
 // ids reach find() from callers (a client_id of any length or alphabet); the record keeps the id itself.
 //
 // What each record needs for lookups without reading it (its expiry, grantId, uid, userCode) is indexed in memory,
-// made from the model's files on first use; expired records are removed from disk by a sweep, at most once a minute
-// per model. A dynamically registered client is kept only `unusedClientSeconds` until it redeems an authorization
+// made from the model's files on first use; expired records are removed from disk then, and by a sweep at most once
+// a minute per model. A dynamically registered client is kept only `unusedClientSeconds` until it redeems an authorization
 // code (oidc-provider stores clients without a lifetime). Writes of one record are serialized (one KeyedMutex key
 // per record). A data directory of the former layout (one `oidc/<Model>.json` per model) is moved over on first use.
 import { createHash } from 'node:crypto';
@@ -124,14 +124,21 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
   const open = async (model: string): Promise<ModelRecords> => {
     const records = new ModelRecords(join(root, model));
     await mkdir(records.dir, { recursive: true });
+    let removed = 0;
     for (const name of await readdir(records.dir)) {
+      const file = join(records.dir, name);
       // A temporary file a crash left behind (writeFileDurably renames only complete ones).
-      if (name.endsWith('.tmp')) await rm(join(records.dir, name), { force: true });
+      if (name.endsWith('.tmp')) await rm(file, { force: true });
       else if (name.endsWith('.json')) {
-        const stored = await readRecord(join(records.dir, name));
-        if (stored) records.remember(stored.id, stored);
+        const stored = await readRecord(file);
+        // What expired while the server was stopped goes now, not at the model's next write.
+        if (stored && stored.expiresAt !== undefined && stored.expiresAt <= now()) {
+          await rm(file, { force: true });
+          removed++;
+        } else if (stored) records.remember(stored.id, stored);
       }
     }
+    if (removed) await fsyncDirectory(records.dir);
     const former = join(root, `${model}.json`);
     const formerDoc = await readRecord(former).catch(() => undefined) as unknown as Record<string, Omit<Stored, 'id'>> | undefined;
     if (formerDoc) {

@@ -202,9 +202,14 @@ describe('unused clients', () => {
     expect(await state.sweep()).toBe(2); // the unused client and the expired code
     expect(await readdir(join(dir, 'oidc', 'Client'))).toHaveLength(1);
 
+    // One more unused client, and a restart after its lifetime: it is gone from disk at open, with no write needed.
+    await Client.upsert('late', { client_id: 'late' } as AdapterPayload, undefined as unknown as number);
+    expect(await readdir(join(dir, 'oidc', 'Client'))).toHaveLength(2);
     const restarted = await openOidcState(dir, { unusedClientSeconds, now: () => now + 365 * 86_400_000 });
     expect(await new restarted.Adapter('Client').find('used')).toEqual({ client_id: 'used' });
     expect(await new restarted.Adapter('Client').find('unused')).toBeUndefined();
+    expect(await new restarted.Adapter('Client').find('late')).toBeUndefined();
+    expect(await readdir(join(dir, 'oidc', 'Client'))).toHaveLength(1);
   });
 
   it('rule:oauth-state-per-record — a caller-chosen id of any length is a record of its own; a data directory of the former layout is moved over', async () => {
