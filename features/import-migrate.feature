@@ -132,7 +132,7 @@ Feature: Import and migration
             "blocks": [{ "key": "hours", "type": "{{type:text}}", "content": { "{{field:heading}}": "Hours", "{{field:body}}": "Block of an imported site" } }] }] }] } }
       """
     Then the call succeeds
-    When the data at "/websiteId" is remembered as "copy"
+    When the website the call created is remembered as "copy"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:copy}}" }
@@ -246,7 +246,7 @@ Feature: Import and migration
     And the kit website was asked for "/about"
     And the kit website was never asked for "/private/secret"
     And no canary was hit
-    When the data at "/websiteId" is remembered as "migrated"
+    When the website the call created is remembered as "migrated"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:migrated}}" }
@@ -266,7 +266,7 @@ Feature: Import and migration
       { "url": "{{website}}/" }
       """
     Then the call succeeds
-    When the data at "/websiteId" is remembered as "migrated"
+    When the website the call created is remembered as "migrated"
     And "ws" calls "list_sites"
     And the data at "/sites" is remembered as "sites before"
     And "ws" calls "list_pages" with:
@@ -314,7 +314,7 @@ Feature: Import and migration
       """
     Then the call succeeds
     When the data at "/fidelity" is remembered as "new fidelity"
-    And the data at "/websiteId" is remembered as "migrated"
+    And the website the call created is remembered as "migrated"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:migrated}}" }
@@ -410,7 +410,7 @@ Feature: Import and migration
       """
     Then the call succeeds
     When the data at "/pagesAwaitingCapture" is remembered as "awaiting"
-    And the data at "/websiteId" is remembered as "many"
+    And the website the call created is remembered as "many"
     And "ws" calls "list_pages" with:
       """
       { "websiteId": "{{remembered:many}}" }
@@ -434,7 +434,7 @@ Feature: Import and migration
     And the data contains "{{canary-path:loopback-https}}"
     And the data contains "{{canary-path:ipv4-mapped-https}}"
     And no canary was hit
-    When the data at "/websiteId" is remembered as "pictures"
+    When the website the call created is remembered as "pictures"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:pictures}}" }

@@ -48,7 +48,7 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
           "pages": [] } }
       """
     Then the call succeeds
-    When the data at "/websiteId" is remembered as "copy"
+    When the website the call created is remembered as "copy"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:copy}}" }
@@ -105,7 +105,7 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
           "redirects": [{ "from": "/old-{{random:path}}", "to": "/" }] } }
       """
     Then the call succeeds
-    When the data at "/websiteId" is remembered as "pottery"
+    When the website the call created is remembered as "pottery"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:pottery}}" }
@@ -136,7 +136,7 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
       { "businessName": "Kiln {{random:business}} Studio" }
       """
     Then the call succeeds
-    When the data at "/websiteId" is remembered as "new"
+    When the website the call created is remembered as "new"
     Then the site remembered as "new" is not published
     When "ws" calls "export_site" with:
       """
@@ -282,7 +282,7 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     Then the call succeeds
     And the kit website was asked for that image
     When the kit website stops serving that image
-    And the data at "/websiteId" is remembered as "photo"
+    And the website the call created is remembered as "photo"
     And "ws" calls "export_site" with:
       """
       { "websiteId": "{{remembered:photo}}" }

@@ -84,7 +84,7 @@ Feature: Reading the site
           "analytics": { "googleAnalyticsId": "G-PAULA12345", "googleTagManagerId": "GTM-PAULA1" } } }
       """
     Then the call succeeds
-    And the data at "/websiteId" is remembered as "imported"
+    And the website the call created is remembered as "imported"
     When "porter" calls "export_site" with:
       """
       { "websiteId": "{{remembered:imported}}" }

@@ -127,11 +127,27 @@ export function outputPointer(tool: string | undefined, path: string): string | 
  * heading, body, …): its declared `sections` mapping, else ours when it adopts section-types; NotDeclared
  * otherwise, since the source shows no section types or field names.
  */
+/**
+ * The target's names for the kit's section types and text fields as its fixtures answered them with a world
+ * (WorldResponse.sectionVocabulary): §4.1 shows no vocabulary, and the target maps the kit's world sections to its
+ * own, so it can say what it mapped them to. Kept for this process, since a target's vocabulary does not change.
+ */
+const learnedVocabulary: { types: Record<string, string>; fields: Record<string, string> } = { types: {}, fields: {} };
+
+export function learnSectionVocabulary(vocabulary: { types?: Record<string, string | undefined>; fields?: Record<string, string | undefined> } | undefined): void {
+  for (const kind of ['types', 'fields'] as const) {
+    for (const [kit, theirs] of Object.entries(vocabulary?.[kind] ?? {})) if (typeof theirs === 'string' && theirs) learnedVocabulary[kind][kit] = theirs;
+  }
+}
+
+/** The target's name for one of the kit's section types or text fields: declared, adopted, or learned from a world. */
 export function sectionVocabulary(kind: 'types' | 'fields', name: string): string {
   const declared = activeDeclaration()?.sections?.[kind]?.[name];
   if (declared) return declared;
   if (adopts('section-types')) return name;
-  throw new NotDeclared(`the section ${kind === 'types' ? 'type' : 'field'} "${name}" (sections.${kind}, or adopt section-types)`);
+  const learned = learnedVocabulary[kind][name];
+  if (learned) return learned;
+  throw new NotDeclared(`the section ${kind === 'types' ? 'type' : 'field'} "${name}" (sections.${kind}, adopt section-types, or name it in a world answer's sectionVocabulary)`);
 }
 
 /** sectionVocabulary, or undefined when the target declared neither the mapping nor our vocabulary. */

@@ -2,6 +2,7 @@
 // through generated/. Any non-2xx answer throws FixturesError: a missing or refused fixture is a failed
 // prerequisite of the scenario, never a skip.
 import type {
+  ConnectionPlans,
   ActivityEntry,
   ActivityList,
   AppEditRequest,
@@ -94,6 +95,10 @@ export class FixturesClient {
   }
   connectionView(connectionId: string) {
     return this.request<ConnectionView & Record<string, unknown>>('GET', `/connections/${encodeURIComponent(connectionId)}`);
+  }
+  /** The plans the connection prepared, newest first (optional part connection-plans). */
+  connectionPlans(connectionId: string) {
+    return this.request<ConnectionPlans>('GET', `/connections/${encodeURIComponent(connectionId)}/plans`);
   }
   activity(connectionId: string) {
     return this.request<ActivityList & { entries: (ActivityEntry & Record<string, unknown>)[] }>('GET', `/connections/${encodeURIComponent(connectionId)}/activity`);

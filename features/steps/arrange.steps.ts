@@ -5,7 +5,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { FixturesError, fixturesSupport, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
-import { adopts, NotDeclared, sectionVocabulary } from '../../conformance/lib/declaration.js';
+import { adopts, learnSectionVocabulary, NotDeclared, sectionVocabulary } from '../../conformance/lib/declaration.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -18,7 +18,9 @@ Given('the target adopts the decision {string}', function (this: SiteWorld, rule
 // A target that serves passwords on demand hashes a password only for the users a scenario signs in as
 // (world.signInUser): most world users never sign in, and each password is a deliberately slow hash.
 async function addWorld(world: SiteWorld, request: WorldRequest) {
-  world.worlds.push(await world.fixtures.world(fixturesSupport('passwords-on-demand') ? { ...request, passwordsOnDemand: true } : request));
+  const answer = await world.fixtures.world(fixturesSupport('passwords-on-demand') ? { ...request, passwordsOnDemand: true } : request);
+  learnSectionVocabulary(answer.sectionVocabulary);
+  world.worlds.push(answer);
 }
 
 Given('a workspace:', async function (this: SiteWorld, doc: string) {

@@ -5,16 +5,30 @@ import { Then, When } from '@cucumber/cucumber';
 import type { Envelope } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { parse, pointer, subsetMismatch } from '../support/json.js';
-import { activeDeclaration, declaredErrorCode, outputPointer } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, declaredErrorCode, NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
 import { checkableOutput, requireOutput } from '../support/declared.js';
+import { FixturesError, fixturesSupport } from '../../conformance/lib/fixtures-client.js';
 
 async function call(world: SiteWorld, name: string, tool: string, args: Record<string, unknown>) {
   const { envelope } = await world.connection(name).mcp.callTool(tool, args);
   world.last = { tool, connection: name, args, envelope };
-  // Where a prepare_* answer carries the plan id is our shape (planId) or the target's declared outputFields.
-  const planAt = tool.startsWith('prepare_') && envelope.ok ? outputPointer(tool, '/planId') : undefined;
-  const planId = planAt === undefined ? undefined : pointer(envelope.data, planAt);
-  if (typeof planId === 'string') world.lastPlanId = planId;
+  if (tool.startsWith('prepare_') && envelope.ok) world.lastPlanId = await preparedPlanId(world, name, tool, envelope.data);
+}
+
+/**
+ * The id of the plan a prepare_* call just made. Where its answer carries it is not shown (§5): the declared
+ * outputFields (or our shape, planId) when there is one, else the newest plan of the connection as the target's
+ * fixtures tell it (part connection-plans), else undefined ({{plan}} is then not checked).
+ */
+async function preparedPlanId(world: SiteWorld, name: string, tool: string, data: unknown): Promise<string | undefined> {
+  const planAt = outputPointer(tool, '/planId');
+  if (planAt !== undefined) {
+    const planId = pointer(data, planAt);
+    return typeof planId === 'string' ? planId : undefined;
+  }
+  if (!fixturesSupport('connection-plans')) return undefined;
+  const { plans } = await world.fixtures.connectionPlans(world.connection(name).connectionId);
+  return plans[0]?.planId;
 }
 
 const args = (world: SiteWorld, doc: string) => JSON.parse(world.resolve(doc)) as Record<string, unknown>;
@@ -192,6 +206,45 @@ When('the data at {string} is remembered as {string}', function (this: SiteWorld
   const value = pointer(lastEnvelope(this).data, requireOutput(this, path));
   assert.notEqual(value, undefined, `no data at ${path}`);
   this.remembered.set(key, value);
+});
+
+/** Every distinct string of `value`, depth first (object keys excluded), at most `limit`. */
+function stringsIn(value: unknown, limit: number, found = new Set<string>()): Set<string> {
+  if (found.size >= limit) return found;
+  if (typeof value === 'string') found.add(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, limit, found);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) stringsIn(item, limit, found);
+  return found;
+}
+
+// The website a call created (create_site, import_site, migrate_site_from_url). Where the answer names it is not
+// shown (§4.3): the declared pointer when there is one; else, by meaning, the one string of the answer that the
+// target's fixtures know as a website (part sites) and that is none of the scenario's own sites.
+When('the website the call created is remembered as {string}', async function (this: SiteWorld, key: string) {
+  const data = lastEnvelope(this).data;
+  const at = outputPointer(this.last.tool, '/websiteId');
+  if (at !== undefined) {
+    const value = pointer(data, at);
+    assert.equal(typeof value, 'string', `${describeLast(this)}: no website id at ${at}`);
+    this.remembered.set(key, value);
+    return;
+  }
+  if (!fixturesSupport('sites')) throw new NotDeclared(`output field ${this.last.tool ?? '?'}/websiteId (outputSchemas or outputFields, or the fixtures part sites)`);
+  const own = new Set(this.worlds.flatMap((w) => Object.values(w.sites).map((site) => site?.websiteId)));
+  // An id is one token: a sentence, a URL's spaces-free tail or a long text is not asked about.
+  const candidates = [...stringsIn(data, 200)].filter((text) => !own.has(text) && /^[^\s/]{1,100}$/.test(text));
+  const sites: string[] = [];
+  for (const candidate of candidates) {
+    try {
+      await this.fixtures.siteState(candidate);
+      sites.push(candidate);
+    } catch (error) {
+      // Not a website of the target (404, or an id it refuses outright).
+      if (!(error instanceof FixturesError) || error.status < 400 || error.status > 499) throw error;
+    }
+  }
+  assert.equal(sites.length, 1, `${describeLast(this)}: the answer names ${sites.length} websites the target's fixtures know besides the scenario's own (${sites.join(', ')}); it must name the one it created`);
+  this.remembered.set(key, sites[0]);
 });
 
 Then('the data at {string} has as many items as the remembered {string}', function (this: SiteWorld, pathText: string, key: string) {

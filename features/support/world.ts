@@ -138,8 +138,8 @@ export class SiteWorld extends World {
           return this.user(parts[0]!).workspaceId;
         case 'plan':
           // Where a prepare_* answer carries the plan id is our shape (planId), read only when declared
-          // (outputSchemas, or a pointer in outputFields; see steps/mcp.steps.ts).
-          if (this.lastPlanId === undefined && outputPointer('prepare_publish_site', '/planId') === undefined) throw new NotDeclared('the plan id in a prepare_* answer (outputSchemas or outputFields)');
+          // (outputSchemas, or a pointer in outputFields), else learned from the fixtures (steps/mcp.steps.ts).
+          if (this.lastPlanId === undefined && outputPointer('prepare_publish_site', '/planId') === undefined) throw new NotDeclared('the plan id in a prepare_* answer (outputSchemas or outputFields, or the fixtures part connection-plans)');
           return need(this.lastPlanId, 'prepared plan');
         case 'base':
           return this.url;

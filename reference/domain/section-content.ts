@@ -13,6 +13,16 @@ export function sectionTypes(): string[] {
   return schema?.enum ?? [];
 }
 
+/** Every field name a section type's content has at its top level (heading, body, …), in schema order. */
+export function sectionFieldNames(): string[] {
+  const names = new Set<string>();
+  for (const type of sectionTypes()) {
+    const schema = ajv.getSchema(`${BASE}#/$defs/${type}`)?.schema as { properties?: Record<string, unknown> } | undefined;
+    for (const name of Object.keys(schema?.properties ?? {})) names.add(name);
+  }
+  return [...names];
+}
+
 /** Whether `type` is a section type of spec/schemas/section-content.schema.json. */
 export function isSectionType(type: string): type is SectionType {
   return sectionTypes().includes(type);

@@ -103,7 +103,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand', 'connection-plans'],
     };
   });
 
@@ -160,6 +160,18 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   router.get('/connections/:id/activity', async (ctx) => {
     const found = await findConnection(rt, ctx.params.id!);
     ctx.body = { entries: await rt.activity.read(found.ws.id, rt.clock.now(found.ws.id), found.connection.connectionId) };
+  });
+
+  // The plans a connection prepared, newest first (part connection-plans): the kit names a plan without knowing
+  // where a prepare_* answer carries its id.
+  router.get('/connections/:id/plans', async (ctx) => {
+    const found = await findConnection(rt, ctx.params.id!);
+    const plans = Object.values(found.ws.plans)
+      .filter((plan) => plan.connectionId === found.connection.connectionId)
+      .reverse() // the later of two plans made in one millisecond first (the sort is stable)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const answer: F.ConnectionPlans = { plans: plans.map((p) => ({ planId: p.planId, createdAt: p.createdAt, status: p.status, websiteId: p.websiteId })) };
+    ctx.body = answer;
   });
 
   router.post('/memberships', async (ctx) => {

@@ -9,7 +9,7 @@ import { DomainError } from '../domain/errors.js';
 import type { SiteSpec, WorldRequest, WorldResponse } from '../../generated/schemas/fixtures/fixtures.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from '../domain/workspace.js';
 import { addPage, newSite, recordChange, starterPages } from '../domain/site.js';
-import { isSectionType } from '../domain/section-content.js';
+import { isSectionType, sectionFieldNames, sectionTypes } from '../domain/section-content.js';
 import type { Store } from '../store/store.js';
 
 export type { WorldRequest, WorldResponse };
@@ -31,7 +31,9 @@ export type WorldWithPasswords = WorldResponse & { users: Record<string, NonNull
 export async function buildWorld(store: Store, request: WorldRequest & { passwordsOnDemand?: false }, now: Date): Promise<WorldWithPasswords>;
 export async function buildWorld(store: Store, request: WorldRequest, now: Date): Promise<WorldResponse>;
 export async function buildWorld(store: Store, request: WorldRequest, now: Date): Promise<WorldResponse> {
-  const response: WorldResponse = { workspaceId: '', users: {}, sites: {} };
+  // This server's vocabulary is the kit's (rule section-types): each name maps to itself.
+  const identity = (names: string[]) => Object.fromEntries(names.map((n) => [n, n]));
+  const response: WorldResponse = { workspaceId: '', users: {}, sites: {}, sectionVocabulary: { types: identity(sectionTypes()), fields: identity(sectionFieldNames()) } };
   const userIds = new Map<string, string>();
   const ownerKey = request.users.find((u) => u.companyOwner)?.key ?? request.users[0]?.key;
   const doc = newWorkspaceDoc(
