@@ -24,3 +24,32 @@ Feature: Credits of generated images
       """
     Then the call succeeds
     And the workspace of "olive" has fewer credits than remembered
+
+  @rule:generate-image-credits-before-provider
+  Scenario: With too few credits the image provider is never asked
+    # The order is made observable: the provider is set to fail its next image. Had the refused call asked it, that
+    # failure would be spent there and the paid call after it would be delivered.
+    Given the workspace of "olive" changes settings:
+      """
+      { "credits": 0 }
+      """
+    When the image provider fails the next image of the workspace of "olive"
+    And "agent" calls "generate_image" with:
+      """
+      { "prompt": "A loaf nobody can pay for" }
+      """
+    Then the call fails
+    When the workspace of "olive" changes settings:
+      """
+      { "credits": 10 }
+      """
+    And "agent" calls "generate_image" with:
+      """
+      { "prompt": "A loaf the provider was told to fail" }
+      """
+    Then the call fails
+    When "agent" calls "generate_image" with:
+      """
+      { "prompt": "A loaf on a wooden table" }
+      """
+    Then the call succeeds

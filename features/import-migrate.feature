@@ -23,6 +23,9 @@ Feature: Import and migration
     And the data at "/assetsSkipped" has 2 items
     And the data, in our output shape, contains "non-public"
     And no canary was hit
+    # §4.3 "creates a new unpublished draft website": the site it made is not live.
+    When the website the call created is remembered as "copy"
+    Then the site remembered as "copy" is not published
     And the activity of "agent" has an entry for "import_site" with outcome "ok"
 
   @rule:import-site-size-cap

@@ -182,6 +182,20 @@ Feature: The reviewed owner-approval rail
       """
     Then the call fails with "access_denied"
 
+  @rule:plan-redeem-reauthorizes-anchor
+  Scenario: A creator demoted to viewer after approval cannot carry out the publish
+    Given the published state of "main" is remembered
+    When "agent" calls "prepare_publish"
+    Then the call succeeds
+    When "olive" approves the plan
+    And the role of "olive" on "main" becomes "viewer"
+    And "agent" calls "confirm_pending_action" with:
+      """
+      { "planId": "{{plan}}" }
+      """
+    Then the call fails with "access_denied"
+    And the published state of "main" is unchanged
+
   @rule:unpublish-takes-site-offline @rule:plan-pins-site-revision
   Scenario: An approved unpublish takes the site off its public address
     Then the public address of "main" answers 200
@@ -230,6 +244,12 @@ Feature: The reviewed owner-approval rail
     Then the data at "/invitations/0/level" equals "editor"
     And the data at "/invitations/0/status" equals "pending"
     And the data does not contain "http"
+    And the data contains "new.baker@example.test"
+    # The invite is for this website only (§4.3): another site of the same workspace lists no such invitation.
+    Given "olive" has a connection "elsewhere" to "other" with scopes "access:write"
+    When "elsewhere" calls "list_access"
+    Then the call succeeds
+    And the data does not contain "new.baker@example.test"
     # Ownership is checked again at confirm: an owner who became an editor after approval cannot carry it out.
     When "access" calls "prepare_grant_access" with:
       """

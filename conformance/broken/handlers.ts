@@ -406,3 +406,67 @@ export const migrateFetchingAnyAddress: HandlerOf<'migrate_site_from_url'> = (ct
 /** migrate-ssrf-hardened: import_site fetches asset URLs at any address. */
 export const importFetchingAnyAddress: HandlerOf<'import_site'> = (ctx) =>
   handlers.import_site(fetchingAnyAddress(ctx));
+
+/** import-site-new-draft: the site an import creates goes live at once instead of staying an unpublished draft. */
+export const importPublishes: HandlerOf<'import_site'> = async (ctx) => {
+  const answer = await handlers.import_site(ctx);
+  const websiteId = (answer as { websiteId?: string }).websiteId;
+  if (websiteId && !ctx.args.mergeIntoWebsiteId) {
+    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+      const site = entryOf(ws.sites, websiteId);
+      if (site && !site.published) site.published = { revision: site.siteRevision, publishedAt: ctx.now.toISOString(), content: structuredClone(site.draft) };
+    });
+  }
+  return answer;
+};
+
+const RECORD_LISTS = { lead: ['leads', 'leadId'], booking: ['bookings', 'bookingId'], contact: ['contacts', 'contactId'] } as const;
+
+/**
+ * crm-update-cross-site-not-found: a record of another website of the same workspace is refused as forbidden
+ * ("it belongs to another site"), not answered like a missing id.
+ */
+export const crmUpdateTellsSisterSites: HandlerOf<'crm_update'> = async (ctx) => {
+  try {
+    return await handlers.crm_update(ctx);
+  } catch (error) {
+    const [list, idField] = RECORD_LISTS[ctx.args.recordType];
+    const elsewhere = Object.values(ctx.ws.sites).find((site) => site.websiteId !== ctx.site.websiteId && site.records[list].some((r) => r[idField] === ctx.args.recordId));
+    if (error instanceof DomainError && error.code === 'not_found' && elsewhere) throw new DomainError('access_denied', `That ${ctx.args.recordType} belongs to another website of this workspace.`);
+    throw error;
+  }
+};
+
+/** generate-image-credits-before-provider: the image provider is asked first, the balance checked after. */
+export const providerBeforeCredits: HandlerOf<'generate_image'> = async (ctx) => {
+  await ctx.rt.images.render({ workspaceId: ctx.ws.id, prompt: ctx.args.prompt, aspect: ctx.args.aspect ?? 'square', brand: ctx.site.brand }).catch(() => undefined);
+  return handlers.generate_image(ctx);
+};
+
+/** grant-access-website-scoped: a confirmed invitation invites to every website of the workspace, not only its own. */
+export const inviteToEverySite: HandlerOf<'confirm_pending_action'> = async (ctx) => {
+  const answer = await handlers.confirm_pending_action(ctx);
+  await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    const plan = entryOf(ws.plans, ctx.args.planId);
+    const own = plan?.kind === 'grant_access' ? entryOf(ws.sites, plan.websiteId) : undefined;
+    const invitation = own?.invitations.at(-1);
+    if (!own || !invitation) return;
+    for (const site of Object.values(ws.sites)) if (site !== own && !site.invitations.some((i) => i.email === invitation.email)) site.invitations.push({ ...invitation, invitationId: newId('inv') });
+  });
+  return answer;
+};
+
+/**
+ * plan-redeem-reauthorizes-anchor: at confirm the creator only has to be a member of the plan's website: one demoted
+ * to viewer after approval counts as an editor for the redemption (and is a viewer again afterwards).
+ */
+export const confirmByAnyMember = confirmAfter((plan, ws, ctx) => {
+  const site = entryOf(ws.sites, plan.websiteId);
+  const userId = ctx.connection.createdBy;
+  if (!site || site.members[userId] !== 'viewer') return;
+  site.members[userId] = 'editor';
+  return (after) => {
+    const same = entryOf(after.sites, site.websiteId);
+    if (same) same.members[userId] = 'viewer';
+  };
+});
