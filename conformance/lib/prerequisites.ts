@@ -44,7 +44,7 @@ export async function handshake(target: TargetAddress): Promise<string[]> {
 export async function prerequisites(target: TargetAddress): Promise<{ stop(): Promise<void> }> {
   const supports = await handshake(target);
   // One DNS stub for the run; domain scenarios add records to its zone directory, the target resolves through
-  // it. Pointing the target at it is also the first fixtures call: a target without the protocol fails here.
+  // it when its fixtures serve the optional part dns-resolver.
   const zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-zone-'));
   // Removed at exit even when the run dies before stop(); stop() removes the listener, so a long-lived process
   // running many runs does not pile them up.
@@ -70,7 +70,8 @@ export async function prerequisites(target: TargetAddress): Promise<{ stop(): Pr
   process.env.SITE_MCP_FIXTURES_SUPPORTS = supports.join(',');
   try {
     const fixtures = new FixturesClient(target.url, target.fixturesSecret);
-    await fixtures.dnsResolver(dns.server);
+    // An optional part the handshake does not list is never called: the DNS scenarios are then not checked.
+    if (supports.includes('dns-resolver')) await fixtures.dnsResolver(dns.server);
     // Its https origin too, with its test certificate, for a target that takes one (optional part
     // fetch-allowlist-tls): the asset scenarios name their assets there (rule portable-site-assets-carried).
     const tls = supports.includes('fetch-allowlist') && supports.includes('fetch-allowlist-tls');

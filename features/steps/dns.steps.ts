@@ -4,10 +4,14 @@ import assert from 'node:assert/strict';
 import { Given, Then } from '@cucumber/cucumber';
 import { dnsQueries, writeZoneRecords, type ZoneRecord } from '../../conformance/lib/dns-stub.js';
 import type { SiteWorld } from '../support/world.js';
+import { NotDeclared } from '../../conformance/lib/declaration.js';
+import { fixturesSupport } from '../../conformance/lib/fixtures-client.js';
 import { requireOutput } from '../support/declared.js';
 import { pointer } from '../support/json.js';
 
+/** The DNS stub's zone, which the target resolves through only with the fixtures part dns-resolver. */
 function zoneDir(): string {
+  if (!fixturesSupport('dns-resolver')) throw new NotDeclared('the fixtures part dns-resolver (the target resolves names through the kit\'s DNS stub)');
   const dir = process.env.SITE_MCP_DNS_ZONE_DIR;
   if (!dir) throw new Error('SITE_MCP_DNS_ZONE_DIR is not set: run through `npm run conformance`, which starts the DNS stub');
   return dir;
