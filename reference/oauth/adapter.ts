@@ -11,9 +11,14 @@
 // a minute per model. A dynamically registered client is kept only `unusedClientSeconds` until it redeems an authorization
 // code (oidc-provider stores clients without a lifetime). Writes of one record are serialized (one KeyedMutex key
 // per record). A data directory of the former layout (one `oidc/<Model>.json` per model) is moved over on first use.
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+//
+// Interactions are the exception to durability: one is a browser's sign-in in progress (10 minutes), made by every
+// /oidc/auth request with no account, and rule oauth-state-survives-restart does not keep them. Each is still
+// written whole to a temporary file and renamed (a reader never sees a torn one), but not fsync'd, so an
+// authorization request waits for no disk flush; one a crash tore is dropped at open and its browser signs in again.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { fsyncDirectory, writeFileDurably } from '../store/durable-file.js';
 import { KeyedMutex } from '../store/mutex.js';
@@ -51,6 +56,8 @@ const SWEEP_EVERY_MS = 60_000;
 /** The models whose records name a client that has now been used: redeeming a code keeps the client. */
 const CODE_MODEL = 'AuthorizationCode';
 const CLIENT_MODEL = 'Client';
+/** Models written atomically but without fsync: in-flight sign-ins, which a restart need not keep. */
+const EPHEMERAL_MODELS = new Set(['Interaction']);
 
 /** One model's directory and index. */
 class ModelRecords {
@@ -59,7 +66,7 @@ class ModelRecords {
   readonly byUserCode = new Map<string, string>();
   readonly byGrant = new Map<string, Set<string>>();
   lastSweep = 0;
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string, readonly durable: boolean) {}
 
   fileOf(id: string): string {
     return join(this.dir, `${createHash('sha256').update(id).digest('base64url')}.json`);
@@ -98,6 +105,18 @@ class ModelRecords {
   }
 }
 
+/** Replaces `file` whole (temporary file, rename) without waiting for the disk: for EPHEMERAL_MODELS only. */
+async function writeFileAtomically(file: string, text: string): Promise<void> {
+  const temp = join(dirname(file), `${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, text, 'utf8');
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
 async function readRecord(file: string): Promise<Stored | undefined> {
   try {
     return JSON.parse(await readFile(file, 'utf8')) as Stored;
@@ -116,13 +135,13 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
   const mutex = new KeyedMutex();
 
   const write = async (records: ModelRecords, stored: Stored): Promise<void> => {
-    await writeFileDurably(records.fileOf(stored.id), JSON.stringify(stored));
+    await (records.durable ? writeFileDurably : writeFileAtomically)(records.fileOf(stored.id), JSON.stringify(stored));
     records.remember(stored.id, stored);
   };
 
   /** Loads a model's index from its files (and moves a former `<Model>.json` over), once. */
   const open = async (model: string): Promise<ModelRecords> => {
-    const records = new ModelRecords(join(root, model));
+    const records = new ModelRecords(join(root, model), !EPHEMERAL_MODELS.has(model));
     await mkdir(records.dir, { recursive: true });
     let removed = 0;
     for (const name of await readdir(records.dir)) {
@@ -130,12 +149,13 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
       // A temporary file a crash left behind (writeFileDurably renames only complete ones).
       if (name.endsWith('.tmp')) await rm(file, { force: true });
       else if (name.endsWith('.json')) {
-        const stored = await readRecord(file);
+        const stored = records.durable ? await readRecord(file) : await readRecord(file).catch(() => undefined);
         // What expired while the server was stopped goes now, not at the model's next write.
         if (stored && stored.expiresAt !== undefined && stored.expiresAt <= now()) {
           await rm(file, { force: true });
           removed++;
         } else if (stored) records.remember(stored.id, stored);
+        else if (!records.durable) await rm(file, { force: true }); // torn by a crash: never fsync'd
       }
     }
     if (removed) await fsyncDirectory(records.dir);
@@ -166,7 +186,7 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
     mutex.run(records.fileOf(id), async () => {
       if (!records.index.has(id)) return;
       await rm(records.fileOf(id), { force: true });
-      await fsyncDirectory(records.dir);
+      if (records.durable) await fsyncDirectory(records.dir);
       records.forget(id);
     });
 
@@ -187,7 +207,7 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
   const find = async (records: ModelRecords, id: string): Promise<Stored | undefined> => {
     const entry = records.index.get(id);
     if (!entry || expired(entry)) return undefined;
-    const stored = await readRecord(records.fileOf(id));
+    const stored = records.durable ? await readRecord(records.fileOf(id)) : await readRecord(records.fileOf(id)).catch(() => undefined);
     return stored?.id === id && !expired(stored) ? stored : undefined;
   };
 

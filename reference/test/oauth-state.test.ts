@@ -212,7 +212,7 @@ describe('unused clients', () => {
     expect(await readdir(join(dir, 'oidc', 'Client'))).toHaveLength(1);
   });
 
-  it('rule:oauth-state-per-record — a caller-chosen id of any length is a record of its own; a data directory of the former layout is moved over', async () => {
+  it('rule:oauth-state-per-record — a caller-chosen id of any length is a record of its own; a data directory of the former layout is moved over; a torn interaction is dropped', async () => {
     const former = await mkdtemp(join(tmpdir(), 'site-mcp-oauth-former-'));
     try {
       await mkdir(join(former, 'oidc'));
@@ -221,7 +221,12 @@ describe('unused clients', () => {
       const Grant = new state.Adapter('Grant');
       expect(await Grant.find('g1')).toEqual({ accountId: 'a', clientId: 'c' });
       expect(await Grant.find('gone')).toBeUndefined();
-      expect(await readdir(join(former, 'oidc'))).toEqual(['Grant']);
+      expect(await readdir(join(former, 'oidc'))).toEqual(['Grant']); // Grant.json moved over, then removed
+      // An interaction is not fsync'd (a sign-in in progress): one a crash left torn is dropped at open, not fatal.
+      await mkdir(join(former, 'oidc', 'Interaction'));
+      await writeFile(join(former, 'oidc', 'Interaction', 'torn.json'), '{"id":"i1","payl');
+      expect(await new state.Adapter('Interaction').find('i1')).toBeUndefined();
+      expect(await readdir(join(former, 'oidc', 'Interaction'))).toEqual([]);
       const long = `${'../'.repeat(100)}${'x'.repeat(1000)}`;
       expect(await Grant.find(long)).toBeUndefined();
       await Grant.upsert(long, { accountId: 'b' } as AdapterPayload, 60);
