@@ -91,8 +91,8 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
   const kitCpu = exitedChildrenCpuSeconds() - kitCpu0;
   const scenarios = scenarioTimes(join(reportDir, 'junit.xml'));
   await rm(reportDir, { recursive: true, force: true });
-  const summary = /(\d+ scenarios? passed, \d+ failed[^\n]*)/.exec(out)?.[1] ?? `no summary line; the run's tail:\n${out.slice(-2000)}`;
-  const failures = exitCode === 0 ? [] : out.split('\n').filter((line) => /\bfailed\b/.test(line) && !line.includes('scenarios passed')).slice(0, 10);
+  const summary = /^(scenarios: [^\n]*)/m.exec(out)?.[1] ?? `no summary line; the run's tail:\n${out.slice(-2000)}`;
+  const failures = exitCode === 0 ? [] : out.split('\n').filter((line) => /\bfailed\b/.test(line) && !/^(rules|scenarios): /.test(line)).slice(0, 10);
   const serverCpu1 = cpuSeconds(serverPid);
   const browserCpu = descendantsCpuSeconds(serverPid) - browserCpu0;
   const serverSystem = serverCpu1.system - serverCpu0.system;

@@ -1,8 +1,15 @@
 // Per-rule report. Inputs: Cucumber's message stream (every @rule:<id> tag of a scenario takes that
 // scenario's result) and, when given, vitest's JSON report (every `rule:<id>` in a test name takes that test's
-// result). A rule passes when every scenario and test naming it passes. Expected failures
-// (conformance/expected-failures.yaml) invert: a listed rule that fails is "xfail", a listed rule that now
-// passes is an error, so the list cannot go stale (as modelcontextprotocol/conformance does).
+// result). Only what was checked is reported as such (conformance/README.md, "Report"):
+// - a scenario is `passed` only when every step ran and nothing inside it was skipped; one that stopped at a step
+//   (a value the target did not declare, an optional fixtures part it lacks) is `not-checked` when no outcome step
+//   (Then) had passed before it, `partly-checked` when one had, or when it ran to the end with a check skipped;
+//   `not-applicable` when it stopped, before any outcome, at a decision rule the target does not adopt (the source
+//   does not require it); `failed` when a step failed. Each stop names its step and its reason.
+// - a rule is `verified` only when at least one scenario (or property) naming it passed and none failed; else
+//   `failed`, `partly-checked`, `not-checked` or `not-applicable`, the best that any of its scenarios reached.
+// Expected failures (conformance/expected-failures.yaml) invert: a listed rule that fails is "xfail", a listed
+// rule that is now verified is an error, so the list cannot go stale (as modelcontextprotocol/conformance does).
 import { readFileSync } from 'node:fs';
 import { loadRules } from '../../spec/index.js';
 import { CHECKS } from './checks.js';
@@ -12,76 +19,162 @@ import { RULE_IN_NAME } from './run-selection.js';
 // Read before a run starts, so a command line can be refused without loading this module's checks (run-selection.ts).
 export { ExpectedFailuresError, readExpectedFailures, rulesNamedInSuite } from './run-selection.js';
 
-export type Status = 'passed' | 'failed';
+/** A scenario's verdict (conformance/README.md, "Report"). */
+export type ScenarioStatus = 'passed' | 'partly-checked' | 'not-checked' | 'not-applicable' | 'failed';
+/** A rule's verdict, from its scenarios; xfail and xpass when conformance/expected-failures.yaml lists it. */
+export type RuleStatus = 'verified' | 'partly-checked' | 'not-checked' | 'not-applicable' | 'failed';
+
+/** A step where something was not checked, and why. */
+export interface NotCheckedAt {
+  /** The step as written in its feature file (keyword and text), or the property's name. */
+  step: string;
+  /** The step's line in its feature file. */
+  line?: number;
+  /** Why: the value, decision or optional fixtures part the check needed (or Cucumber's own reason). */
+  reason: string;
+}
 export interface ScenarioResult {
   name: string;
   uri: string;
   /** The scenario's (or example row's) line in its feature file, for a replay by location. */
   line?: number;
   tags: string[];
-  status: Status;
+  status: ScenarioStatus;
   /** The first failure message, when it failed. */
   message?: string;
   source: 'cucumber' | 'vitest';
-  /** Checks the scenario skipped because the target did not declare the value they need (rule kit-judges-by-source). */
+  /** Seconds its steps took (for JUnit). */
+  seconds?: number;
+  /** Where the scenario stopped before its end, and why (not-checked, not-applicable, or partly-checked after a check ran). */
+  stoppedAt?: NotCheckedAt;
+  /** Checks skipped inside steps that ran on (the scenario is partly-checked at best). */
+  skippedChecks?: NotCheckedAt[];
+  /** Every reason above, as the steps wrote it (rule kit-judges-by-source): the tally of what to declare. */
   notChecked?: string[];
 }
-export interface RuleResult { rule: string; status: Status; scenarios: ScenarioResult[] }
+export interface RuleResult { rule: string; status: RuleStatus; scenarios: ScenarioResult[] }
 
 const RULE_TAG = /^@rule:(.+)$/;
-// Worst-first ranking of Cucumber step statuses; anything but PASSED fails the scenario (a skip is a failure).
-const RANK = ['UNKNOWN', 'PASSED', 'SKIPPED', 'PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
+/** The note a step leaves when it stops its scenario (features/support/declared.ts). */
+const REST_OF_SCENARIO = ': the rest of the scenario';
+/** A decision rule the target does not adopt (`Given the target adopts the decision …`, `{{decision:…}}`). */
+const NOT_ADOPTED = /^(\S+) \(adopts\)$/;
+// Worst-first ranking of the statuses that fail a scenario: a step that did not pass and was not skipped.
+const FAILING = ['PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
+
+interface StepInfo { step: string; line?: number; outcome: boolean }
+interface Attempt { steps: { id: string; pickleStepId?: string }[]; finished: Map<string, { status: string; message?: string; seconds: number }>; notes: { testStepId?: string; body: string }[] }
+
+/** Each Gherkin step's keyword and line, by its id, from a gherkinDocument (backgrounds, rules, scenarios). */
+function collectSteps(node: unknown, into: Map<string, { keyword: string; line?: number }>): void {
+  if (Array.isArray(node)) for (const item of node) collectSteps(item, into);
+  else if (node && typeof node === 'object') {
+    const steps = (node as { steps?: { id: string; keyword: string; location?: { line: number } }[] }).steps;
+    if (Array.isArray(steps)) for (const s of steps) into.set(s.id, { keyword: s.keyword, line: s.location?.line });
+    for (const [key, value] of Object.entries(node)) if (key !== 'steps' && typeof value === 'object') collectSteps(value, into);
+  }
+}
+
+const seconds = (d?: { seconds: number; nanos: number }) => (d ? d.seconds + d.nanos / 1e9 : 0);
 
 /** Scenario results from Cucumber messages (an NDJSON string or parsed envelopes). */
 export function scenarioResults(messages: string | Record<string, any>[]): ScenarioResult[] {
   const envelopes = typeof messages === 'string' ? messages.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>) : messages;
-  const pickles = new Map<string, { name: string; uri: string; line?: number; tags: string[] }>();
-  const testCases = new Map<string, string>();
+  const gherkinSteps = new Map<string, { keyword: string; line?: number }>();
+  const pickles = new Map<string, { name: string; uri: string; line?: number; tags: string[]; steps: Map<string, StepInfo> }>();
+  const testCases = new Map<string, { pickleId: string; steps: Attempt['steps'] }>();
+  // pickle id -> its last attempt (a retried scenario is judged by its last attempt).
+  const attempts = new Map<string, Attempt>();
   const started = new Map<string, string>();
-  // pickle id -> worst step status so far (rank in RANK) and its message; UNKNOWN until a step finishes.
-  const worst = new Map<string, { rank: number; message?: string }>();
-  const notChecked = new Map<string, Set<string>>();
+  const order: string[] = [];
   for (const m of envelopes) {
-    if (m.attachment?.mediaType === NOT_CHECKED_MEDIA_TYPE && m.attachment.testCaseStartedId) {
-      const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!);
-      if (pickleId) notChecked.set(pickleId, (notChecked.get(pickleId) ?? new Set()).add(String(m.attachment.body)));
-      continue;
-    }
-    if (m.pickle) pickles.set(m.pickle.id, { name: m.pickle.name, uri: m.pickle.uri, line: m.pickle.location?.line, tags: m.pickle.tags.map((t: { name: string }) => t.name) });
-    else if (m.testCase) {
-      testCases.set(m.testCase.id, m.testCase.pickleId);
-      worst.set(m.testCase.pickleId, { rank: 0, message: 'the scenario did not run (no step finished)' });
-    } else if (m.testCaseStarted) started.set(m.testCaseStarted.id, m.testCaseStarted.testCaseId);
-    else if (m.testStepFinished) {
-      const pickleId = testCases.get(started.get(m.testStepFinished.testCaseStartedId)!)!;
-      const result = m.testStepFinished.testStepResult as { status: string; message?: string };
-      const rank = RANK.indexOf(result.status);
-      if (rank > worst.get(pickleId)!.rank) worst.set(pickleId, { rank, message: result.message ?? `a step is ${result.status}` });
+    if (m.gherkinDocument) collectSteps(m.gherkinDocument.feature, gherkinSteps);
+    else if (m.pickle) {
+      const steps = new Map<string, StepInfo>();
+      for (const s of m.pickle.steps as { id: string; text: string; type?: string; astNodeIds: string[] }[]) {
+        const written = gherkinSteps.get(s.astNodeIds[0]!);
+        steps.set(s.id, { step: `${written?.keyword ?? ''}${s.text}`.trim(), line: written?.line, outcome: s.type === 'Outcome' });
+      }
+      pickles.set(m.pickle.id, { name: m.pickle.name, uri: m.pickle.uri, line: m.pickle.location?.line, tags: m.pickle.tags.map((t: { name: string }) => t.name), steps });
+    } else if (m.testCase) {
+      testCases.set(m.testCase.id, { pickleId: m.testCase.pickleId, steps: m.testCase.testSteps });
+      if (!order.includes(m.testCase.pickleId)) order.push(m.testCase.pickleId);
+      attempts.set(m.testCase.pickleId, { steps: m.testCase.testSteps, finished: new Map(), notes: [] });
+    } else if (m.testCaseStarted) {
+      started.set(m.testCaseStarted.id, m.testCaseStarted.testCaseId);
+      const testCase = testCases.get(m.testCaseStarted.testCaseId);
+      if (testCase) attempts.set(testCase.pickleId, { steps: testCase.steps, finished: new Map(), notes: [] });
+    } else if (m.testStepFinished) {
+      const pickleId = testCases.get(started.get(m.testStepFinished.testCaseStartedId)!)?.pickleId;
+      const result = m.testStepFinished.testStepResult as { status: string; message?: string; duration?: { seconds: number; nanos: number } };
+      if (pickleId) attempts.get(pickleId)!.finished.set(m.testStepFinished.testStepId, { status: result.status, message: result.message, seconds: seconds(result.duration) });
+    } else if (m.attachment?.mediaType === NOT_CHECKED_MEDIA_TYPE && m.attachment.testCaseStartedId) {
+      const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!)?.pickleId;
+      if (pickleId) attempts.get(pickleId)!.notes.push({ testStepId: m.attachment.testStepId, body: String(m.attachment.body) });
     }
   }
-  return [...worst.entries()].map(([id, { rank, message }]) => {
-    const status: Status = rank === RANK.indexOf('PASSED') ? 'passed' : 'failed';
-    const skipped = notChecked.get(id);
-    return { ...pickles.get(id)!, status, ...(status === 'failed' ? { message } : {}), source: 'cucumber' as const, ...(skipped ? { notChecked: [...skipped].sort() } : {}) };
-  });
+  return order.map((pickleId) => judge(pickles.get(pickleId)!, attempts.get(pickleId)!));
+}
+
+/** One scenario's verdict from its steps' results and its not-checked notes (the rules at the top of this file). */
+function judge(pickle: { name: string; uri: string; line?: number; tags: string[]; steps: Map<string, StepInfo> }, attempt: Attempt): ScenarioResult {
+  const { steps: pickleSteps, ...scenario } = pickle;
+  const base = { ...scenario, source: 'cucumber' as const, seconds: [...attempt.finished.values()].reduce((sum, f) => sum + f.seconds, 0) };
+  const where = (testStepId?: string) => {
+    const pickleStepId = attempt.steps.find((s) => s.id === testStepId)?.pickleStepId;
+    const info = pickleStepId ? pickleSteps.get(pickleStepId) : undefined;
+    return { step: info?.step ?? 'a hook', ...(info?.line ? { line: info.line } : {}) };
+  };
+  const notChecked = attempt.notes.length ? { notChecked: [...new Set(attempt.notes.map((n) => n.body))].sort() } : {};
+  // A step that failed (or is undefined, ambiguous, pending) fails the scenario, whatever else happened.
+  let worst: { rank: number; message?: string } = { rank: -1 };
+  for (const f of attempt.finished.values()) {
+    const rank = FAILING.indexOf(f.status);
+    if (rank > worst.rank) worst = { rank, message: f.message ?? `a step is ${f.status}` };
+  }
+  if (worst.rank >= 0) return { ...base, status: 'failed', message: worst.message, ...notChecked };
+  if (attempt.finished.size === 0) return { ...base, status: 'failed', message: 'the scenario did not run (no step finished)', ...notChecked };
+  // Where it stopped: the step that said "the rest of the scenario", else the first step Cucumber skipped or never finished.
+  const cut = attempt.notes.find((n) => n.body.endsWith(REST_OF_SCENARIO));
+  const stepIds = attempt.steps.filter((s) => s.pickleStepId).map((s) => s.id);
+  const stopId = cut?.testStepId ?? stepIds.find((id) => attempt.finished.get(id)?.status !== 'PASSED');
+  const skippedChecks = attempt.notes.filter((n) => n !== cut).map((n) => ({ ...where(n.testStepId), reason: n.body }));
+  const skipped = skippedChecks.length ? { skippedChecks } : {};
+  if (stopId === undefined) return { ...base, status: skippedChecks.length ? 'partly-checked' : 'passed', ...skipped, ...notChecked };
+  const reason = cut ? cut.body.slice(0, -REST_OF_SCENARIO.length) : `Cucumber ${attempt.finished.get(stopId)?.status === 'SKIPPED' ? 'skipped this step' : 'did not finish this step'}`;
+  const stoppedAt = { ...where(stopId), reason };
+  // An outcome (a Then step) that passed before the stop checked something; arrangements and calls alone did not.
+  const before = stepIds.slice(0, stepIds.indexOf(stopId));
+  const checked = before.some((id) => attempt.finished.get(id)?.status === 'PASSED' && pickleSteps.get(attempt.steps.find((s) => s.id === id)!.pickleStepId!)?.outcome);
+  const status: ScenarioStatus = checked ? 'partly-checked' : NOT_ADOPTED.test(reason) ? 'not-applicable' : 'not-checked';
+  return { ...base, status, stoppedAt, ...skipped, ...notChecked };
 }
 
 /** Test results from a vitest JSON report (`--reporter=json`); rule IDs come from `rule:<id>` in the names. */
 export function vitestResults(path: string): ScenarioResult[] {
   const report = JSON.parse(readFileSync(path, 'utf8')) as {
-    testResults: { name: string; assertionResults: { fullName: string; title: string; status: string; failureMessages?: string[] }[] }[];
+    testResults: { name: string; assertionResults: { fullName: string; title: string; status: string; duration?: number; failureMessages?: string[] }[] }[];
   };
   return report.testResults.flatMap((file) =>
-    file.assertionResults.map((t) => ({
-      name: t.fullName,
-      uri: file.name,
-      tags: [...t.fullName.matchAll(RULE_IN_NAME)].map((m) => `@rule:${m[1]}`),
-      // A skipped or todo property checks nothing: it counts as a failure, like a skipped scenario.
-      status: (t.status === 'passed' ? 'passed' : 'failed') as Status,
-      ...(t.status !== 'passed' ? { message: t.failureMessages?.[0]?.split('\n').slice(0, 8).join('\n') ?? `test ${t.status}` } : {}),
-      source: 'vitest' as const,
-    })),
+    file.assertionResults.map((t): ScenarioResult => {
+      const common = { name: t.fullName, uri: file.name, tags: [...t.fullName.matchAll(RULE_IN_NAME)].map((m) => `@rule:${m[1]}`), source: 'vitest' as const, ...(t.duration !== undefined ? { seconds: t.duration / 1000 } : {}) };
+      if (t.status === 'passed') return { ...common, status: 'passed' };
+      if (t.status === 'failed') return { ...common, status: 'failed', message: t.failureMessages?.[0]?.split('\n').slice(0, 8).join('\n') ?? 'test failed' };
+      // A skipped, todo or pending property checked nothing: not checked, never a pass (and not a failure).
+      const reason = `vitest reports the property ${t.status}`;
+      return { ...common, status: 'not-checked', stoppedAt: { step: t.title, reason }, notChecked: [reason] };
+    }),
   );
+}
+
+/** A rule's verdict from its scenarios: failed if one failed, verified if one passed, else the best one reached. */
+export function ruleStatus(scenarios: ScenarioResult[]): RuleStatus {
+  const has = (status: ScenarioStatus) => scenarios.some((s) => s.status === status);
+  if (has('failed')) return 'failed';
+  if (has('passed')) return 'verified';
+  if (has('partly-checked')) return 'partly-checked';
+  if (has('not-checked')) return 'not-checked';
+  return 'not-applicable';
 }
 
 export function ruleResults(scenarios: ScenarioResult[]): Map<string, RuleResult> {
@@ -90,16 +183,16 @@ export function ruleResults(scenarios: ScenarioResult[]): Map<string, RuleResult
     for (const tag of s.tags) {
       const rule = RULE_TAG.exec(tag)?.[1];
       if (!rule) continue;
-      const r = rules.get(rule) ?? { rule, status: 'passed' as Status, scenarios: [] };
+      const r = rules.get(rule) ?? { rule, status: 'not-applicable' as RuleStatus, scenarios: [] };
       r.scenarios.push(s);
-      if (s.status === 'failed') r.status = 'failed';
       rules.set(rule, r);
     }
   }
+  for (const r of rules.values()) r.status = ruleStatus(r.scenarios);
   return rules;
 }
 
-/** Each undeclared decision a check needed, with the number of scenarios that could not check it. */
+/** Each undeclared value (or missing part) a check needed, with the number of scenarios that could not check it. */
 export function notCheckedTally(scenarios: ScenarioResult[]): Record<string, number> {
   const tally: Record<string, number> = {};
   for (const s of scenarios) for (const what of s.notChecked ?? []) tally[what] = (tally[what] ?? 0) + 1;
@@ -117,15 +210,26 @@ export function checkFailures(scenarios: ScenarioResult[]): Record<string, numbe
 }
 
 export interface Report {
-  rules: { rule: string; status: Status | 'xfail' | 'xpass'; expectedFailureReason?: string; scenarios: ScenarioResult[] }[];
+  rules: { rule: string; status: RuleStatus | 'xfail' | 'xpass'; expectedFailureReason?: string; scenarios: ScenarioResult[] }[];
   scenarios: ScenarioResult[];
   summary: {
-    rulesChecked: number;
-    rulesPassed: number;
+    /** Rules at least one scenario or property of this run names; each is counted once below, by its status. */
+    rulesRun: number;
+    /** At least one scenario naming the rule passed (every step ran, nothing skipped) and none failed. */
+    rulesVerified: number;
+    rulesPartlyChecked: number;
+    rulesNotChecked: number;
+    /** Every scenario naming the rule is not-applicable: it checks a decision the target does not adopt. */
+    rulesNotApplicable: number;
+    /** Failed rules, the expected failures (xfail) among them. */
     rulesFailed: number;
     expectedFailures: number;
     unexpectedPasses: number;
+    scenarios: number;
     scenariosPassed: number;
+    scenariosPartlyChecked: number;
+    scenariosNotChecked: number;
+    scenariosNotApplicable: number;
     scenariosFailed: number;
     untaggedScenarios: number;
     catalogueRules: number;
@@ -158,9 +262,12 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
   for (const r of [...results.values()].sort((a, b) => a.rule.localeCompare(b.rule))) {
     const reason = expected.get(r.rule);
     let status: Report['rules'][number]['status'] = r.status;
-    if (reason !== undefined) {
-      status = r.status === 'failed' ? 'xfail' : 'xpass';
-      if (r.status === 'passed') xpass++;
+    // A listed rule that fails is expected; one now verified must leave the list. One that was not checked to the
+    // end says nothing either way: it keeps its status and its reason.
+    if (reason !== undefined && r.status === 'failed') status = 'xfail';
+    else if (reason !== undefined && r.status === 'verified') {
+      status = 'xpass';
+      xpass++;
     } else if (r.status === 'failed') unexpected++;
     rules.push({ rule: r.rule, status, ...(reason !== undefined ? { expectedFailureReason: reason } : {}), scenarios: r.scenarios });
   }
@@ -169,17 +276,26 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
   // A rule no black-box check can observe is listed apart with the tests that check it, not as "without a check".
   const notBlackBox = testable.filter((r) => r.blackBox === false && !results.has(r.id) && !staticallyNamed.has(r.id));
   const withoutCheck = testable.filter((r) => r.blackBox !== false && !results.has(r.id) && !staticallyNamed.has(r.id)).map((r) => r.id);
+  const ruleCount = (status: RuleStatus) => [...results.values()].filter((r) => r.status === status).length;
+  const scenarioCount = (status: ScenarioStatus) => scenarios.filter((s) => s.status === status).length;
   return {
     rules,
     scenarios,
     summary: {
-      rulesChecked: results.size,
-      rulesPassed: results.size - [...results.values()].filter((r) => r.status === 'failed').length,
-      rulesFailed: [...results.values()].filter((r) => r.status === 'failed').length,
+      rulesRun: results.size,
+      rulesVerified: ruleCount('verified'),
+      rulesPartlyChecked: ruleCount('partly-checked'),
+      rulesNotChecked: ruleCount('not-checked'),
+      rulesNotApplicable: ruleCount('not-applicable'),
+      rulesFailed: ruleCount('failed'),
       expectedFailures: rules.filter((r) => r.status === 'xfail').length,
       unexpectedPasses: xpass,
-      scenariosPassed: scenarios.filter((s) => s.status === 'passed').length,
-      scenariosFailed: scenarios.filter((s) => s.status === 'failed').length,
+      scenarios: scenarios.length,
+      scenariosPassed: scenarioCount('passed'),
+      scenariosPartlyChecked: scenarioCount('partly-checked'),
+      scenariosNotChecked: scenarioCount('not-checked'),
+      scenariosNotApplicable: scenarioCount('not-applicable'),
+      scenariosFailed: scenarioCount('failed'),
       untaggedScenarios: untagged.length,
       catalogueRules: catalogue.length,
       testableRules: testable.length,
@@ -196,69 +312,158 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
 }
 
 const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
-/** A scenario whose remaining steps were skipped because the target did not declare a value they need. */
-const cutShort = (s: ScenarioResult) => (s.notChecked ?? []).some((what) => what.endsWith(': the rest of the scenario'));
-const STATUS_TEXT: Record<string, string> = { passed: 'passed', failed: 'failed', xfail: 'xfail', xpass: 'XPASS (remove it from expected-failures.yaml)' };
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const where = (s: ScenarioResult) => `${s.uri}${s.line ? `:${s.line}` : ''}`;
+const STATUS_TEXT: Record<string, string> = { xpass: 'XPASS (remove it from expected-failures.yaml)' };
+const SCENARIO_WORDS: [ScenarioStatus, string][] = [['passed', 'passed'], ['partly-checked', 'partly checked'], ['not-checked', 'not checked'], ['not-applicable', 'not applicable'], ['failed', 'failed']];
+
+/** What a scenario that is not `passed` left unchecked, in one line: the step it stopped at and why, or what it skipped. */
+export function notCheckedText(s: ScenarioResult): string {
+  const at = (n: NotCheckedAt) => `"${n.step}"${n.line ? ` (line ${n.line})` : ''}`;
+  const decision = s.stoppedAt && NOT_ADOPTED.exec(s.stoppedAt.reason)?.[1];
+  const parts: string[] = [];
+  if (s.stoppedAt) parts.push(`stopped at ${at(s.stoppedAt)}: ${decision ? `decision not adopted: ${decision}` : s.stoppedAt.reason}`);
+  else if (s.status === 'partly-checked') parts.push('ran to the end');
+  // Skipped checks grouped by reason, each with the lines of the steps that skipped it (the steps are in rules.json).
+  const byReason = new Map<string, number[]>();
+  for (const n of s.skippedChecks ?? []) byReason.set(n.reason, [...(byReason.get(n.reason) ?? []), ...(n.line ? [n.line] : [])]);
+  if (byReason.size) parts.push(`skipped: ${[...byReason].map(([reason, lines]) => `${reason}${lines.length ? ` (line${lines.length === 1 ? '' : 's'} ${[...new Set(lines)].join(', ')})` : ''}`).join('; ')}`);
+  return parts.join('; ');
+}
+
+/** "3 scenarios: 1 passed, 2 not checked" for a rule's table row. */
+function scenarioCounts(scenarios: ScenarioResult[]): string {
+  const counts = SCENARIO_WORDS.map(([status, word]) => [scenarios.filter((s) => s.status === status).length, word] as const).filter(([n]) => n > 0);
+  return `${plural(scenarios.length, 'scenario')}: ${counts.map(([n, word]) => `${n} ${word}`).join(', ')}`;
+}
+
+/** The headline, the same words in the console and in summary.md. */
+function headline(s: Report['summary']): { rules: string; scenarios: string } {
+  return {
+    rules:
+      `rules: ${s.rulesVerified} verified, ${s.rulesPartlyChecked} partly checked, ${s.rulesNotChecked} not checked, ` +
+      `${s.rulesNotApplicable} not applicable (decision not adopted), ${s.rulesFailed} failed (${s.expectedFailures} expected, ${s.unexpectedPasses} unexpectedly passing), of ${s.rulesRun} this run checks`,
+    scenarios:
+      `scenarios: ${s.scenariosPassed} passed (every step ran, nothing skipped), ${s.scenariosPartlyChecked} partly checked, ${s.scenariosNotChecked} not checked, ` +
+      `${s.scenariosNotApplicable} not applicable (decision not adopted), ${s.scenariosFailed} failed, of ${s.scenarios}`,
+  };
+}
 
 /** The report as written to reports/conformance.json: rules name their scenarios, each scenario appears once. */
 export function reportJson(report: Report): unknown {
-  const where = (s: ScenarioResult) => `${s.uri}${s.line ? `:${s.line}` : ''}`;
   return {
     ...report,
-    rules: report.rules.map((r) => ({ ...r, scenarios: r.scenarios.map((s) => ({ name: s.name, where: where(s), status: s.status })) })),
+    rules: report.rules.map((r) => ({
+      ...r,
+      scenarios: r.scenarios.map((s) => ({ name: s.name, where: where(s), status: s.status, ...(s.stoppedAt ? { stoppedAt: s.stoppedAt } : {}), ...(s.skippedChecks ? { skippedChecks: s.skippedChecks } : {}) })),
+    })),
     scenarios: report.scenarios.map((s) => ({ ...s, where: where(s) })),
   };
 }
 
-/** Prints the per-rule table and the summary. */
+/** Prints the per-rule table, the scenarios not checked in full (each with its step and reason), and the summary. */
 export function printReport(report: Report, log: (line: string) => void = console.log): void {
   const width = Math.max(8, ...report.rules.map((r) => r.rule.length)) + 2;
-  log(`\n${'rule-id'.padEnd(width)}${'status'.padEnd(8)} scenarios`);
+  log(`\nverdict (Cucumber's totals above count its own step statuses; here only what was checked counts as passed):`);
+  log(`${'rule-id'.padEnd(width)}${'status'.padEnd(15)} scenarios`);
   for (const r of report.rules) {
-    const counts = r.scenarios.length === 1 ? '1 scenario' : `${r.scenarios.length} scenarios`;
-    // Honest coverage: a rule whose scenarios were cut short by an undeclared value passed only in part.
-    const cut = r.scenarios.filter(cutShort).length;
-    const partly = r.status === 'passed' && cut > 0 ? ` (${cut === r.scenarios.length ? 'all' : cut} cut short: not declared)` : '';
-    log(`${r.rule.padEnd(width)}${STATUS_TEXT[r.status]!.padEnd(8)} ${counts}${partly}${r.expectedFailureReason ? ` — expected: ${clip(r.expectedFailureReason, 100)}` : ''}`);
+    log(`${r.rule.padEnd(width)}${(STATUS_TEXT[r.status] ?? r.status).padEnd(15)} ${scenarioCounts(r.scenarios)}${r.expectedFailureReason ? ` — expected: ${clip(r.expectedFailureReason, 100)}` : ''}`);
+  }
+  const incomplete = report.scenarios.filter((s) => s.status !== 'passed' && s.status !== 'failed');
+  if (incomplete.length) {
+    log(`\nscenarios not checked in full (${incomplete.length}): status, scenario, where it stopped or what it skipped, and why`);
+    for (const s of incomplete) log(`${s.status.padEnd(15)} ${where(s)} ${clip(s.name, 80)} — ${notCheckedText(s)}`);
   }
   const s = report.summary;
   const failedChecks = Object.entries(report.checks).filter(([, n]) => n > 0);
   if (failedChecks.length) log(`\ngeneric check failures: ${failedChecks.map(([c, n]) => `${c} ${n}`).join(', ')}`);
   if (report.expectedFailuresUnknown.length) log(`\nexpected-failures.yaml names rules that are not in the catalogue: ${report.expectedFailuresUnknown.join(', ')}`);
   if (s.untaggedScenarios) log(`\n${s.untaggedScenarios} scenario(s) name no @rule tag`);
+  const skipped = Object.entries(report.notChecked);
+  if (skipped.length) {
+    log(`\nnot checked, not declared or not supported (pass --declaration, or add the fixtures part, to check them): ${skipped.length} reason(s)`);
+    for (const [what, n] of skipped) log(`  ${what} — in ${plural(n, 'scenario')}`);
+  }
   log(
-    `\n${s.rulesChecked} rules checked, ${s.rulesPassed} passed, ${s.rulesFailed} failed (${s.expectedFailures} expected, ${s.unexpectedPasses} unexpectedly passing); ` +
-      `${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)` +
+    `\n${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)` +
       (s.rulesNotBlackBox ? `; ${s.rulesNotBlackBox} reference-only (no black-box check can observe them)` : ''),
   );
   if (report.withoutCheck.length) log(`without a check: ${report.withoutCheck.join(', ')}`);
   for (const r of report.notBlackBox) log(`reference-only, checked by ${r.checkedBy.join(', ')}: ${r.rule}`);
-  const skipped = Object.entries(report.notChecked);
-  if (skipped.length) {
-    log(`\nnot checked, not declared (pass --declaration to check them): ${skipped.length} decision(s)`);
-    for (const [what, n] of skipped) log(`  ${what} — in ${n} scenario${n === 1 ? '' : 's'}`);
-  }
-  log(`${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed`);
+  const { rules, scenarios } = headline(s);
+  log(rules);
+  log(scenarios);
 }
 
-/** A short Markdown summary for a CI job page (e.g. $GITHUB_STEP_SUMMARY): totals, failed rules, not checked. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** A short Markdown summary for a CI job page (e.g. $GITHUB_STEP_SUMMARY): totals, failed rules, what was not checked. */
 export function summaryMarkdown(report: Report, target: string): string {
   const s = report.summary;
   const failed = report.rules.filter((r) => r.status === 'failed' || r.status === 'xpass');
+  const { rules, scenarios } = headline(s);
   const lines = [
     `## site-mcp conformance: ${s.problems === 0 ? 'passed' : 'failed'}`,
     '',
-    `Target ${target}: **${s.scenariosPassed} scenarios passed, ${s.scenariosFailed} failed**; ${s.rulesChecked} rules checked, ${s.rulesPassed} passed, ${s.rulesFailed} failed (${s.expectedFailures} expected); ${s.rulesWithoutCheck} of ${s.testableRules} testable rules have no check yet${s.rulesNotBlackBox ? `, ${s.rulesNotBlackBox} are reference-only (checked by the reference's or the kit's own tests)` : ''}.`,
+    `Target ${target}:`,
+    '',
+    `- **${scenarios}**`,
+    `- **${rules}**`,
+    `- ${s.rulesWithoutCheck} of ${s.testableRules} testable rules have no check yet${s.rulesNotBlackBox ? `, ${s.rulesNotBlackBox} are reference-only (checked by the reference's or the kit's own tests)` : ''}.`,
+    '',
+    'A scenario passed only when every step ran and nothing in it was skipped; a rule is verified only when one of its scenarios passed and none failed. ' +
+      'A run with nothing failed passes even where things were not checked. `report.html` is Cucumber\'s own page: it shows the step where a scenario stopped as skipped, but a check skipped inside a step that ran on only as an attachment; this summary and `rules.json` are the verdict.',
   ];
-  if (failed.length) lines.push('', '| failed rule | scenarios |', '|---|---|', ...failed.map((r) => `| \`${r.rule}\` | ${r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.status} |`));
+  if (failed.length) lines.push('', '| failed rule | scenarios |', '|---|---|', ...failed.map((r) => `| \`${r.rule}\` | ${cell(r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.status)} |`));
+  const incomplete = report.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'failed');
+  if (incomplete.length) {
+    lines.push('', `Scenarios not checked in full (${incomplete.length}):`, '', '| status | scenario | where it stopped or what it skipped, and why |', '|---|---|---|');
+    for (const x of incomplete) lines.push(`| ${x.status} | ${cell(x.name)} (\`${where(x)}\`) | ${cell(notCheckedText(x))} |`);
+  }
   const skipped = Object.entries(report.notChecked);
-  if (skipped.length) lines.push('', `Not checked, not declared (${skipped.length}):`, '', ...skipped.map(([what, n]) => `- ${what} (${n} scenario${n === 1 ? '' : 's'})`));
+  if (skipped.length) lines.push('', `Not checked, not declared or not supported (${skipped.length}):`, '', ...skipped.map(([what, n]) => `- ${what} (${plural(n, 'scenario')})`));
   return `${lines.join('\n')}\n`;
+}
+
+const xml = (text: string) =>
+  text
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+
+/**
+ * junit.xml from the report, one testcase per scenario (and property): a failed one has <failure>, one that is not
+ * checked in full (partly checked, not checked, not applicable) has <skipped message="…"> with its status, step and
+ * reason, and only a scenario that passed has neither (Cucumber's own JUnit formatter would count a cut-short
+ * scenario as a pass).
+ */
+export function junitXml(report: Report): string {
+  const s = report.summary;
+  const total = report.scenarios.reduce((sum, x) => sum + (x.seconds ?? 0), 0);
+  const cases = report.scenarios.map((x) => {
+    const head = `  <testcase classname="${xml(x.uri)}" name="${xml(x.name)}" time="${(x.seconds ?? 0).toFixed(3)}"${x.line ? ` line="${x.line}"` : ''}`;
+    if (x.status === 'passed') return `${head}/>`;
+    if (x.status === 'failed') {
+      const message = x.message ?? 'failed';
+      return `${head}>\n    <failure message="${xml(message.split('\n')[0]!)}" type="failed">${xml(message)}</failure>\n  </testcase>`;
+    }
+    return `${head}>\n    <skipped message="${xml(`${x.status.replace('-', ' ')}: ${notCheckedText(x)}`)}"/>\n  </testcase>`;
+  });
+  const skipped = s.scenariosPartlyChecked + s.scenariosNotChecked + s.scenariosNotApplicable;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuite name="site-mcp conformance" tests="${s.scenarios}" failures="${s.scenariosFailed}" skipped="${skipped}" errors="0" time="${total.toFixed(3)}">`,
+    ...cases,
+    '</testsuite>',
+    '',
+  ].join('\n');
 }
 
 /**
  * The run's exit code from its report, as the CLI gives it (prove-worker.ts gives the same): 0 when nothing is a
- * problem, 1 otherwise; each reason that is not a rule's own status is logged.
+ * problem, 1 otherwise; each reason that is not a rule's own status is logged. Not checked is never a problem.
  */
 export function runExitCode(report: Report, cucumberSuccess: boolean, log: (line: string) => void = console.log): 0 | 1 {
   const scenarios = report.scenarios;

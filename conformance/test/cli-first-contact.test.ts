@@ -156,6 +156,23 @@ describe('first contact', () => {
     expect(report.rules.find((r) => r.rule === 'tool-catalogue-exact')?.status).toBe('xpass');
   }, 120_000);
 
+  it('a scenario stopped at a decision the target does not adopt is reported as not applicable everywhere, never as passed', async () => {
+    // Issue 29 part 2: source-only (no declaration), so the scenario stops at its first step; the run passes (nothing
+    // failed) and no report counts it as passed (conformance/lib/report.ts, conformance/README.md "Report").
+    const reports = join(dir, 'not-applicable');
+    const { code, stdout } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--rules', 'tools-list-no-output-schema', '--report-dir', reports, '--parallel', '1']);
+    expect(code, stdout.slice(-3000)).toBe(0);
+    expect(stdout).toMatch(/^tools-list-no-output-schema\s+not-applicable\s+1 scenario: 1 not applicable$/m);
+    expect(stdout).toMatch(/^scenarios: 0 passed .*, 1 not applicable \(decision not adopted\), 0 failed, of 1$/m);
+    expect(stdout).toMatch(/^rules: 0 verified, .*1 not applicable/m);
+    const rules = JSON.parse(await readFile(join(reports, 'rules.json'), 'utf8')) as { rules: { rule: string; status: string; scenarios: { status: string; stoppedAt?: { step: string; reason: string } }[] }[] };
+    expect(rules.rules.find((r) => r.rule === 'tools-list-no-output-schema')).toMatchObject({ status: 'not-applicable', scenarios: [{ status: 'not-applicable', stoppedAt: { step: 'Given the target adopts the decision "tools-list-no-output-schema"' } }] });
+    const junit = await readFile(join(reports, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuite[^>]* tests="1" failures="0" skipped="1"/);
+    expect(junit).toMatch(/<skipped message="not applicable: stopped at [^"]*decision not adopted: tools-list-no-output-schema"\/>/);
+    expect(await readFile(join(reports, 'summary.md'), 'utf8')).toMatch(/\| not-applicable \| tools\/list publishes no outputSchema/);
+  }, 120_000);
+
   it('a failing run writes junit.xml, report.html, rules.json and summary.md, and its replay line names the same server', async () => {
     const reports = join(dir, 'reports');
     const { code, stdout } = await cli(['--break', 'scope-ceiling', '--tags', '@rule:scope-ceiling', '--report-dir', reports, '--declaration', 'conformance/declarations/reference.yaml']);

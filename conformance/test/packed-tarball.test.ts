@@ -72,7 +72,7 @@ describe('the packed kit in an empty folder', () => {
     });
     const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out', '--tags', '@rule:tool-catalogue-exact']);
     expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
-    expect(result.stdout).toMatch(/tool-catalogue-exact\s+passed/);
+    expect(result.stdout).toMatch(/tool-catalogue-exact\s+verified/);
     for (const file of ['junit.xml', 'report.html', 'rules.json']) expect(existsSync(join(dir, 'app', 'out', file)), file).toBe(true);
   }, 300_000);
 
@@ -91,7 +91,7 @@ describe('the packed kit in an empty folder', () => {
     expect(report.summary, JSON.stringify(report.summary)).toMatchObject({ problems: 1, unexpectedPasses: 1, scenariosFailed: 0 });
     expect(report.rules.find((r) => r.rule === 'tool-catalogue-exact')?.status).toBe('xpass');
     const rule = report.rules.find((r) => r.rule === 'content-write-draft-only');
-    expect(rule?.status).toBe('passed');
+    expect(rule?.status).toBe('verified');
     // The property ran from the installed package (not only the Gherkin scenarios of the rule).
     expect(rule?.scenarios.some((s) => /node_modules\/site-mcp\/conformance\/properties\/draft-only\.test\.ts$/.test(s.where) && s.status === 'passed'), JSON.stringify(rule)).toBe(true);
     const missing = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--expected-failures', 'no-such-file.yaml']);

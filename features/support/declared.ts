@@ -1,6 +1,8 @@
 // A step that needs a value the target did not declare throws NotDeclared (rule kit-judges-by-source). This
 // wrapper, around every step, turns that into a "not checked" note instead of a failure and skips the rest of
-// the scenario, whose later steps depend on what that step would have done. Hooks are never skipped.
+// the scenario, whose later steps depend on what that step would have done. Hooks are never skipped. The step
+// reports itself skipped, so Cucumber skips the steps after it and its own reports (report.html, the progress
+// line) show where the scenario stopped; conformance/lib/report.ts never counts such a scenario as passed.
 import { setDefinitionFunctionWrapper } from '@cucumber/cucumber';
 import { NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
 import type { SiteWorld } from './world.js';
@@ -17,7 +19,7 @@ setDefinitionFunctionWrapper((fn: ((this: SiteWorld, ...args: unknown[]) => unkn
       if (!(error instanceof NotDeclared)) throw error;
       this.notDeclared = error.what;
       this.notChecked(`${error.what}: the rest of the scenario`);
-      return undefined;
+      return 'skipped';
     }
   };
 });

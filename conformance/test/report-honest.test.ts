@@ -1,0 +1,138 @@
+// Issue 29 part 2, "Report only what was checked" (conformance/lib/report.ts; conformance/README.md, "Report"):
+// a scenario that stopped before its end is never counted as passed — not in the console table, summary.md,
+// rules.json or JUnit — and a rule whose every scenario stopped is not verified. The scenarios here are Cucumber
+// message streams written by hand, in the two shapes a stop takes: the step that needs an undeclared value
+// reports itself skipped and Cucumber skips the rest (features/support/declared.ts today), or the later steps
+// still report PASSED after the note (as they did before), which must not make the scenario pass either.
+import { describe, expect, it } from 'vitest';
+import { buildReport, junitXml, printReport, reportJson, runExitCode, scenarioResults, summaryMarkdown, type ScenarioResult } from '../lib/report.js';
+import { NOT_CHECKED_MEDIA_TYPE } from '../lib/declaration.js';
+
+type Kind = 'Context' | 'Action' | 'Outcome';
+interface StepSpec { kind: Kind; text: string; status: 'PASSED' | 'SKIPPED' | 'FAILED'; note?: string; message?: string }
+
+/** A message stream for scenarios, each tagged with its rules and made of steps with their results and notes. */
+function messages(scenarios: { name: string; rules: string[]; steps: StepSpec[] }[]): Record<string, any>[] {
+  const out: Record<string, any>[] = [];
+  scenarios.forEach((scenario, n) => {
+    const id = (what: string, i = 0) => `${what}-${n}-${i}`;
+    const keyword = { Context: 'Given ', Action: 'When ', Outcome: 'Then ' };
+    out.push({
+      gherkinDocument: {
+        uri: `features/s${n}.feature`,
+        feature: { name: `F${n}`, children: [{ scenario: { id: id('sc'), name: scenario.name, steps: scenario.steps.map((s, i) => ({ id: id('ast', i), keyword: keyword[s.kind], text: s.text, location: { line: 10 + i } })) } }] },
+      },
+    });
+    out.push({
+      pickle: {
+        id: id('p'),
+        uri: `features/s${n}.feature`,
+        name: scenario.name,
+        location: { line: 9 },
+        tags: scenario.rules.map((r) => ({ name: `@rule:${r}` })),
+        steps: scenario.steps.map((s, i) => ({ id: id('ps', i), text: s.text, type: s.kind, astNodeIds: [id('ast', i)] })),
+      },
+    });
+    out.push({ testCase: { id: id('tc'), pickleId: id('p'), testSteps: [{ id: id('hook'), hookId: 'h' }, ...scenario.steps.map((_, i) => ({ id: id('ts', i), pickleStepId: id('ps', i) }))] } });
+    out.push({ testCaseStarted: { id: id('tcs'), testCaseId: id('tc') } });
+    out.push({ testStepFinished: { testCaseStartedId: id('tcs'), testStepId: id('hook'), testStepResult: { status: 'PASSED', duration: { seconds: 0, nanos: 1000 } } } });
+    scenario.steps.forEach((s, i) => {
+      if (s.note) out.push({ attachment: { body: s.note, mediaType: NOT_CHECKED_MEDIA_TYPE, testCaseStartedId: id('tcs'), testStepId: id('ts', i) } });
+      out.push({ testStepFinished: { testCaseStartedId: id('tcs'), testStepId: id('ts', i), testStepResult: { status: s.status, duration: { seconds: 0, nanos: 2_000_000 }, ...(s.message ? { message: s.message } : {}) } } });
+    });
+  });
+  return out;
+}
+
+const CUT = 'the plan id in a prepare_* answer (outputSchemas or outputFields): the rest of the scenario';
+const arrange: StepSpec = { kind: 'Context', text: 'a workspace with an owner "olive" and a site "main"', status: 'PASSED' };
+const call: StepSpec = { kind: 'Action', text: '"agent" calls "prepare_publish_site"', status: 'PASSED' };
+const check: StepSpec = { kind: 'Outcome', text: 'the call succeeds', status: 'PASSED' };
+
+/** Cut short at its second step: the step reports itself skipped, and Cucumber skips the rest. */
+const cutShort = { name: 'cut short', rules: ['only-cut-short', 'mixed'], steps: [arrange, { ...call, status: 'SKIPPED' as const, note: CUT }, { ...check, status: 'SKIPPED' as const }] };
+/** The same stop as the kit wrote it before: the note, then every later step still PASSED. */
+const cutShortOldShape = { name: 'cut short, later steps passed', rules: ['only-cut-short'], steps: [arrange, { ...call, note: CUT }, check] };
+const partly = { name: 'partly', rules: ['only-partly'], steps: [arrange, call, check, { kind: 'Action' as const, text: '"olive" approves the plan', status: 'SKIPPED' as const, note: CUT }, { ...check, status: 'SKIPPED' as const }] };
+const skippedInside = { name: 'skipped inside', rules: ['only-partly'], steps: [arrange, call, { ...check, text: 'the call fails with "scope_denied"', note: 'the error code for scope_denied (errorCodes.scope_denied)' }] };
+const notAdopted = { name: 'decision', rules: ['only-decision'], steps: [{ kind: 'Context' as const, text: 'the target adopts the decision "limit-values"', status: 'SKIPPED' as const, note: 'limit-values (adopts): the rest of the scenario' }, { ...call, status: 'SKIPPED' as const }] };
+const full = { name: 'checked in full', rules: ['mixed', 'verified-rule'], steps: [arrange, call, check] };
+const failed = { name: 'failed', rules: ['failed-rule'], steps: [arrange, call, { ...check, status: 'FAILED' as const, message: 'expected ok' }] };
+
+const byName = (results: ScenarioResult[]) => Object.fromEntries(results.map((s) => [s.name, s]));
+const report = (streams: Parameters<typeof messages>[0], expected = new Map<string, string>()) => buildReport(scenarioResults(messages(streams)), expected);
+
+describe('a scenario that stopped early is never passed', () => {
+  it('each stop gets its status, the step it stopped at and the reason', () => {
+    const s = byName(scenarioResults(messages([cutShort, cutShortOldShape, partly, skippedInside, notAdopted, full, failed])));
+    expect(s['cut short']).toMatchObject({ status: 'not-checked', stoppedAt: { step: 'When "agent" calls "prepare_publish_site"', line: 11, reason: 'the plan id in a prepare_* answer (outputSchemas or outputFields)' } });
+    expect(s['cut short, later steps passed']).toMatchObject({ status: 'not-checked', stoppedAt: { line: 11 } });
+    expect(s['partly']).toMatchObject({ status: 'partly-checked', stoppedAt: { step: 'When "olive" approves the plan', line: 13 } });
+    expect(s['skipped inside']).toMatchObject({ status: 'partly-checked', skippedChecks: [{ step: 'Then the call fails with "scope_denied"', line: 12, reason: 'the error code for scope_denied (errorCodes.scope_denied)' }] });
+    expect(s['skipped inside']!.stoppedAt).toBeUndefined();
+    expect(s['decision']).toMatchObject({ status: 'not-applicable', stoppedAt: { reason: 'limit-values (adopts)' } });
+    expect(s['checked in full']!.status).toBe('passed');
+    expect(s['failed']).toMatchObject({ status: 'failed', message: 'expected ok' });
+  });
+
+  it('a rule whose every scenario stopped is not verified; one with a scenario checked in full and none failed is', () => {
+    const r = report([cutShort, cutShortOldShape, partly, skippedInside, notAdopted, full, failed]);
+    const status = Object.fromEntries(r.rules.map((x) => [x.rule, x.status]));
+    expect(status).toEqual({ 'only-cut-short': 'not-checked', 'only-partly': 'partly-checked', 'only-decision': 'not-applicable', mixed: 'verified', 'verified-rule': 'verified', 'failed-rule': 'failed' });
+    expect(r.summary).toMatchObject({
+      rulesRun: 6, rulesVerified: 2, rulesPartlyChecked: 1, rulesNotChecked: 1, rulesNotApplicable: 1, rulesFailed: 1,
+      scenarios: 7, scenariosPassed: 1, scenariosPartlyChecked: 2, scenariosNotChecked: 2, scenariosNotApplicable: 1, scenariosFailed: 1,
+    });
+  });
+
+  it('the console table and headline count none of them as passed, and name the step and the reason', () => {
+    const lines: string[] = [];
+    printReport(report([cutShort, cutShortOldShape, notAdopted]), (l) => lines.push(...l.split('\n')));
+    const text = lines.join('\n');
+    expect(text).toMatch(/^only-cut-short\s+not-checked\s+2 scenarios: 2 not checked$/m);
+    expect(text).toMatch(/^only-decision\s+not-applicable\s+1 scenario: 1 not applicable$/m);
+    expect(text).not.toMatch(/^\S+\s+(passed|verified)\b/m);
+    expect(text).toMatch(/^rules: 0 verified, 0 partly checked, 2 not checked, 1 not applicable \(decision not adopted\), 0 failed/m);
+    expect(text).toMatch(/^scenarios: 0 passed .*, 0 partly checked, 2 not checked, 1 not applicable \(decision not adopted\), 0 failed, of 3$/m);
+    expect(text).toContain('not-checked     features/s0.feature:9 cut short — stopped at "When "agent" calls "prepare_publish_site"" (line 11): the plan id in a prepare_* answer (outputSchemas or outputFields)');
+    expect(text).toContain('stopped at "Given the target adopts the decision "limit-values"" (line 10): decision not adopted: limit-values');
+  });
+
+  it('summary.md, rules.json and conformance.json say the same', () => {
+    const r = report([cutShort, full]);
+    const md = summaryMarkdown(r, 'http://127.0.0.1:1');
+    expect(md).toMatch(/\*\*scenarios: 1 passed .*, 1 not checked, 0 not applicable \(decision not adopted\), 0 failed, of 2\*\*/);
+    expect(md).toMatch(/\| not-checked \| cut short \(`features\/s0.feature:9`\) \| stopped at "When "agent" calls "prepare_publish_site"" \(line 11\): the plan id/);
+    expect(md).toMatch(/report\.html` is Cucumber's own page/);
+    const json = reportJson(r) as { rules: { rule: string; status: string; scenarios: { name: string; status: string; stoppedAt?: { step: string; reason: string } }[] }[] };
+    const mixed = json.rules.find((x) => x.rule === 'mixed')!;
+    expect(mixed.status).toBe('verified');
+    expect(mixed.scenarios.find((x) => x.name === 'cut short')).toMatchObject({ status: 'not-checked', stoppedAt: { step: 'When "agent" calls "prepare_publish_site"' } });
+    expect(json.rules.find((x) => x.rule === 'only-cut-short')!.status).toBe('not-checked');
+  });
+
+  it('JUnit has <skipped message=…> for each scenario not checked in full, never a bare pass', () => {
+    const xml = junitXml(report([cutShort, partly, notAdopted, full, failed]));
+    expect(xml).toMatch(/<testsuite name="site-mcp conformance" tests="5" failures="1" skipped="3" errors="0"/);
+    const testcase = (name: string) => new RegExp(`<testcase [^>]*name="${name}"[^>]*?(/>|>[\\s\\S]*?</testcase>)`).exec(xml)?.[0] ?? '';
+    expect(testcase('cut short')).toMatch(/<skipped message="not checked: stopped at &quot;When &quot;agent&quot; calls &quot;prepare_publish_site&quot;&quot; \(line 11\): the plan id/);
+    expect(testcase('partly')).toMatch(/<skipped message="partly checked: stopped at/);
+    expect(testcase('decision')).toMatch(/<skipped message="not applicable: stopped at .*decision not adopted: limit-values"/);
+    expect(testcase('checked in full')).toMatch(/\/>$/);
+    expect(testcase('failed')).toMatch(/<failure message="expected ok"/);
+  });
+
+  it('what was not checked fails no run; a failure does, and an expected failure that was only not checked is no XPASS', () => {
+    const quiet = () => undefined;
+    expect(runExitCode(report([cutShort, notAdopted]), true, quiet)).toBe(0);
+    expect(runExitCode(report([cutShort, failed]), true, quiet)).toBe(1);
+    // Expected failures name catalogue rules (an unknown one is a problem of its own).
+    const listed = report([{ ...cutShort, rules: ['plan-single-use'] }], new Map([['plan-single-use', 'known']]));
+    expect(listed.rules[0]).toMatchObject({ rule: 'plan-single-use', status: 'not-checked', expectedFailureReason: 'known' });
+    expect(listed.summary.unexpectedPasses).toBe(0);
+    expect(runExitCode(listed, true, quiet)).toBe(0);
+    const verified = report([{ ...full, rules: ['plan-single-use'] }], new Map([['plan-single-use', 'known']]));
+    expect(verified.rules[0]!.status).toBe('xpass');
+    expect(runExitCode(verified, true, quiet)).toBe(1);
+  });
+});
