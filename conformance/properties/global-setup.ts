@@ -19,7 +19,13 @@ export async function setup(project: TestProject) {
   project.provide('siteMcpFixturesSecret', target.fixturesSecret);
   // The optional parts of the fixtures protocol the target lists (fixturesSupport reads them), as the kit's CLI
   // passes them to its runs (conformance/lib/prerequisites.ts); one handshake for every property.
-  project.provide('siteMcpFixturesSupports', process.env.SITE_MCP_FIXTURES_SUPPORTS ?? (await new FixturesClient(target.url, target.fixturesSecret).handshake()).supports.join(','));
+  const fixtures = new FixturesClient(target.url, target.fixturesSecret);
+  const supports = process.env.SITE_MCP_FIXTURES_SUPPORTS ?? (await fixtures.handshake()).supports.join(',');
+  project.provide('siteMcpFixturesSupports', supports);
+  // The target's names for the kit's section types and fields, as a world answer gives them (learnSectionVocabulary):
+  // one small world, so the properties write sections in the target's vocabulary without a declaration.
+  const probe = await fixtures.world({ users: [{ key: 'probe' }], sites: [{ key: 'probe', members: { probe: 'owner' } }], ...(supports.split(',').includes('passwords-on-demand') ? { passwordsOnDemand: true } : {}) });
+  project.provide('siteMcpSectionVocabulary', JSON.stringify(probe.sectionVocabulary ?? {}));
   // The same server, for test files that need an ordinary reference (shared-reference.ts); none when
   // the target is someone else's.
   project.provide('referenceUrl', startsReference ? target.url : '');
@@ -36,6 +42,7 @@ declare module 'vitest' {
     siteMcpFixturesSecret: string;
     siteMcpDeclaration: string;
     siteMcpFixturesSupports: string;
+    siteMcpSectionVocabulary: string;
     referenceUrl: string;
     referenceFixturesSecret: string;
   }

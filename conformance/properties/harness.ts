@@ -4,11 +4,14 @@ import { inject } from 'vitest';
 import fc from 'fast-check';
 import { FixturesClient, fixturesSupport, type WorldRequest } from '../lib/fixtures-client.js';
 import { McpConnection } from '../lib/mcp-client.js';
+import { learnSectionVocabulary } from '../lib/declaration.js';
 
 // The target's declaration (conformance/lib/declaration.ts reads it from the environment): the properties check a
 // value the source leaves open only when it is declared (rule kit-judges-by-source).
 if (inject('siteMcpDeclaration')) process.env.SITE_MCP_DECLARATION = inject('siteMcpDeclaration');
 else delete process.env.SITE_MCP_DECLARATION;
+// What the target's world answer names its section types and fields (global-setup.ts), for a target that declares none.
+learnSectionVocabulary(JSON.parse(inject('siteMcpSectionVocabulary') || '{}'));
 // The optional fixtures parts the target listed (fixturesSupport), unless the kit's CLI already passed them.
 if (inject('siteMcpFixturesSupports') && !process.env.SITE_MCP_FIXTURES_SUPPORTS) process.env.SITE_MCP_FIXTURES_SUPPORTS = inject('siteMcpFixturesSupports');
 
