@@ -286,6 +286,8 @@ export interface Limits {
   signIn: { perAccount: LimitWindow; perAddress: LimitWindow };
   /** POST /v1/cli/pair/start (rules pair-start-throttled-per-address, pairings-in-memory-capped). */
   pairStart: { perAddress: LimitWindow; maxPending: number };
+  /** User codes entered at /dashboard/connect that match no pairing of the person's workspace (rule pairing-code-guesses-throttled). */
+  pairCode: { perUser: LimitWindow; perAddress: LimitWindow };
   /** What the crawler of migrate_site_from_url reads of a source website (rule migrate-crawl-work-bounded). */
   crawl: { robotsMaxBytes: number; urlMaxCharacters: number };
 }

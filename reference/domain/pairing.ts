@@ -18,6 +18,12 @@ export interface Pairing {
   readOnly: boolean;
   status: 'pending' | 'approved' | 'denied' | 'redeemed' | 'expired';
   expiresAt: number;
+  /**
+   * The workspace whose signed-in person first opened or decided the code (rule pairing-bound-to-first-workspace):
+   * from then on the pairing exists for no other workspace, so an owner elsewhere who learns the code can neither
+   * see, deny nor approve it (approving would hand the requester's tool a token to the other owner's site).
+   */
+  workspaceId?: string;
   /** Set on approval, handed out by the first poll after it and then forgotten. */
   grant?: { token: string; websiteId: string | null; scopes: string[]; kind: 'connection' | 'delivery' };
 }
@@ -65,6 +71,16 @@ export class Pairings {
     return this.#byUserCode.get(userCode.trim().toUpperCase());
   }
 
+  /**
+   * The pairing of `userCode` as the workspace `workspaceId` sees it: undefined when unknown, expired or bound to
+   * another workspace (the same answer, so a code's use elsewhere is not told); an unbound one is bound to
+   * `workspaceId` (rule pairing-bound-to-first-workspace).
+   */
+  findFor(userCode: string, workspaceId: string, nowMs = Date.now()): Pairing | undefined {
+    const pairing = this.find(userCode, nowMs);
+    return pairing && claimPairing(pairing, workspaceId) ? pairing : undefined;
+  }
+
   /** The poll: pending until decided; the token exactly once; then redeemed. */
   poll(deviceCode: string, nowMs = Date.now()) {
     this.#sweep(nowMs);
@@ -92,12 +108,19 @@ export class Pairings {
   }
 }
 
+/** Binds an unbound pairing to `workspaceId`; false when it is bound to another (rule pairing-bound-to-first-workspace). */
+export function claimPairing(pairing: Pairing, workspaceId: string): boolean {
+  pairing.workspaceId ??= workspaceId;
+  return pairing.workspaceId === workspaceId;
+}
+
 /**
  * Approval by a signed-in person (rules pairing-approval-owner-only, pairing-grant-only-narrower,
  * pairing-company-wide*, pairing-admin-needs-website). Mutates `ws` (run inside a transaction) and returns
  * what the next poll will hand out.
  */
 export function approvePairing(ws: WorkspaceDoc, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }, now: Date) {
+  if (!claimPairing(pairing, ws.id)) throw new DomainError('not_found', 'That code is unknown, used or expired.');
   if (pairing.status !== 'pending') throw new DomainError('conflict', `This pairing is ${pairing.status}.`);
   const granted = input.scopes.filter((s) => pairing.requested.includes(s)); // never wider than asked
   if (input.websiteId === null && pairing.admin) throw new DomainError('validation_failed', 'The admin variant needs a website; company-wide approval is refused.');

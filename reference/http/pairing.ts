@@ -73,6 +73,7 @@ The MCP endpoint is \`/api/mcp\`; one endpoint serves every client. There are th
    The answer carries a \`userCode\` (like \`ABCD-EF23\`), a \`deviceCode\`, a \`verificationUri\`, \`expiresIn\` and \`interval\`.
 2. The tool shows the user code. The owner signs in and opens \`/dashboard/connect\`, enters the code, sees every requested
    scope and may untick any of them: the grant can only be narrower than the request. Only an owner can approve.
+   The first company whose signed-in person opens the code holds the pairing: no other company can see or decide it.
 3. The tool calls \`POST /v1/cli/pair/poll\` with \`{ "deviceCode": "..." }\` every \`interval\` seconds. Before approval it
    answers \`{ "status": "pending" }\`; after approval it answers once with \`{ "status": "approved", "token", "websiteId",
    "scopes", "kind" }\` (\`websiteId\` is null for a company-wide approval of an account with no website yet); later polls
@@ -169,6 +170,30 @@ export function pairingRouter(rt: Runtime): Router {
     ctx.body = toPortableSite({ ...site, draft: site.published.content }, new Date(), rt.baseUrl);
   });
 
+  // A user code as the signed-in person's workspace sees it (rules pairing-bound-to-first-workspace,
+  // pairing-code-guesses-throttled): past the misses one person or one address may make, refused before the code
+  // is looked up, so a guess cannot find, and so bind, a pairing. A miss (unknown, expired or bound elsewhere) is
+  // counted in the same tick as the check, so concurrent guesses cannot outrun the count.
+  const THROTTLED = Symbol('throttled');
+  const lookUp = (ctx: Context, session: { userId: string; workspaceId: string }, code: string): Pairing | undefined | typeof THROTTLED => {
+    const { perUser, perAddress } = rt.limits.pairCode;
+    const keys = [
+      { key: `pair-code:user:${session.userId}`, window: perUser },
+      { key: `pair-code:address:${clientAddress(ctx)}`, window: perAddress },
+    ];
+    const nowMs = Date.now();
+    // A key of limit 0 last makes take() record nothing: it only tells whether an earlier key is over its limit.
+    const refused = rt.limiter.take([...keys, { key: 'pair-code:peek-stop', window: { limit: 0, windowSeconds: 1 } }], nowMs);
+    if (refused && refused.refusedKey !== 'pair-code:peek-stop') {
+      message(ctx, 'Too many codes', `Too many codes that match no pairing. Try again in ${Math.ceil(refused.retryAfterSeconds / 60)} minute(s).`, 429);
+      ctx.set('Retry-After', String(refused.retryAfterSeconds));
+      return THROTTLED;
+    }
+    const pairing = rt.pairings.findFor(code, session.workspaceId, nowMs);
+    if (!pairing) rt.limiter.take(keys, nowMs);
+    return pairing;
+  };
+
   // The owner's approval screen (rules dashboard-connect-lists-scopes, pairing-grant-only-narrower).
   const pageHeaders = (ctx: Context, next: () => Promise<unknown>) => {
     appSecurityHeaders(ctx); // the redirect to sign-in too (rule app-pages-frame-protection)
@@ -177,7 +202,8 @@ export function pairingRouter(rt: Runtime): Router {
   router.get('/dashboard/connect', pageHeaders, signedIn(rt), async (ctx) => {
     const session = sessionOf(ctx);
     const code = String(ctx.query.code ?? '');
-    const pairing = code ? rt.pairings.find(code) : undefined;
+    const pairing = code ? lookUp(ctx, session, code) : undefined;
+    if (pairing === THROTTLED) return;
     if (!pairing || pairing.status !== 'pending') {
       return render(ctx, 'connect', { title: 'Connect a tool', code, pairing: null }, { status: code ? 404 : 200 });
     }
@@ -197,7 +223,8 @@ export function pairingRouter(rt: Runtime): Router {
   router.post('/dashboard/connect', pageHeaders, signedIn(rt), checkedForm, async (ctx) => {
     const session = sessionOf(ctx);
     const body = formOf(ctx);
-    const pairing = rt.pairings.find(body.get('code') ?? '');
+    const pairing = lookUp(ctx, session, body.get('code') ?? '');
+    if (pairing === THROTTLED) return;
     if (!pairing) return message(ctx, 'Connect a tool', 'That code is unknown, used or expired.', 404);
     if (body.get('decision') !== 'approve') {
       rt.pairings.deny(pairing);
