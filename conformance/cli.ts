@@ -4,7 +4,8 @@
 //   site-mcp conformance [--url U --fixtures-secret S] [--declaration FILE] [--rules ID,ID...] [--tags EXPR]
 //                        [--name RE]... [--seed N] [--parallel N] [--include-wip] [--properties]
 //                        [--expected-failures FILE] [--report-dir DIR] [--vitest-report FILE] [--dry-run]
-//                        [--break RULE]... [--send-non-public-addresses] [features/x.feature[:LINE]]...
+//                        [--break RULE]... [--send-non-public-addresses] [--call-timeout S]
+//                        [features/x.feature[:LINE]]...
 //   (in a checkout of the kit: npm run conformance -- …)
 //
 // --url U, --fixtures-secret S  the target and the secret of its fixtures protocol (or SITE_MCP_URL and
@@ -22,6 +23,9 @@
 //                        (spec/schemas/expected-failures.schema.json; default: this kit's
 //                        conformance/expected-failures.yaml, the reference's list). A listed rule that fails is
 //                        "xfail"; one that passes fails the run. A missing or invalid file stops the run with exit 2.
+// --call-timeout S       how long one request may go unanswered (default 30 s): a target that hangs, answers more
+//                        than 10 MiB, answers bytes that are not JSON-RPC or closes the connection fails that step
+//                        with one sentence naming the call, and the run goes on.
 // --send-non-public-addresses  also hand the target real private and cloud-metadata addresses to fetch (rule
 //                        kit-no-packet-off-machine). Off by default: a target whose SSRF check is broken would fetch
 //                        them from its own network. The kit's loopback canaries check the same rules either way, and
@@ -97,6 +101,7 @@ async function checkCommandLine() {
       rules: { type: 'string' },
       'expected-failures': { type: 'string' },
       'send-non-public-addresses': { type: 'boolean', default: false },
+      'call-timeout': { type: 'string' },
     },
   });
 
@@ -104,6 +109,7 @@ async function checkCommandLine() {
   if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}.`);
   const parallel = Number(values.parallel);
   if (!Number.isInteger(parallel) || parallel < 1) usageError(`--parallel takes a positive integer, got ${JSON.stringify(values.parallel)}.`);
+  if (values['call-timeout'] !== undefined && !(Number(values['call-timeout']) > 0)) usageError(`--call-timeout takes a number of seconds above 0, got ${JSON.stringify(values['call-timeout'])}.`);
 
   const { ExpectedFailuresError, readExpectedFailures, rulesNamedInSuite } = await import('./lib/run-selection.js');
   const named = rulesNamedInSuite(repo);
@@ -156,6 +162,7 @@ const { values, positionals, seed, parallel, declaration, expected, named, onlyR
 process.env.SITE_MCP_SEED = seed;
 // Read by the steps (conformance/lib/network.ts), in this process or its Cucumber workers.
 if (values['send-non-public-addresses']) process.env.SITE_MCP_SEND_NON_PUBLIC = '1';
+if (values['call-timeout'] !== undefined) process.env.SITE_MCP_CALL_TIMEOUT_MS = String(Number(values['call-timeout']) * 1000);
 // Before Cucumber or the steps load: with --parallel 1 they run in this process, and lib/declaration.ts keeps the
 // first activeDeclaration() it reads (this process itself only calls readDeclaration before this line).
 if (declaration) process.env.SITE_MCP_DECLARATION = declaration;

@@ -5,7 +5,7 @@
 // malformed JSON-RPC) that the SDK would refuse to send.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, type GetPromptResult, type ListPromptsResult, type ListResourcesResult, type ListToolsResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type GetPromptResult, type ListPromptsResult, type ListResourcesResult, type ListToolsResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { envelopeOf, runChecks, type ToolCallRecord } from './checks.js';
 
 export interface ToolErrorBody { code: string; message: string; retryable?: boolean; details?: Record<string, any> }
@@ -23,6 +23,73 @@ export interface ToolCallOutcome {
   record: ToolCallRecord;
 }
 
+/**
+ * How long the kit waits for one answer of a target (--call-timeout, SITE_MCP_CALL_TIMEOUT_MS; 30 s): under
+ * Cucumber's 60 s step timeout, so a target that never answers fails its step with a sentence that names the call.
+ */
+export const callTimeoutMs = () => Number(process.env.SITE_MCP_CALL_TIMEOUT_MS) || 30_000;
+/** The most of one answer the kit reads (10 MiB): a target that answers more fails its step, the kit's memory stays bounded. */
+export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What a hostile, broken or lying target did instead of answering, in one sentence that names the call: no
+ * answer in time, an answer over MAX_ANSWER_BYTES, bytes that are not JSON-RPC, a connection closed before an
+ * answer. Never the raw bytes: they are escaped and cut.
+ */
+export class TargetFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetFailure';
+    // The sentence is the whole report: where in the kit it was noticed helps nobody reading about their server.
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+class AnswerTooLarge extends Error {}
+
+/** Text a target sent, safe for a log: escaped (no control bytes, no terminal sequences) and cut. */
+export function quoted(text: string, max = 80): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return JSON.stringify(cut).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * fetch for the SDK's transport: each POST is bounded in time (callTimeoutMs) and in the bytes read of its answer
+ * (MAX_ANSWER_BYTES). The standalone GET stream is left alone (it is meant to stay open).
+ */
+const guardedFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+  if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return fetch(input, init);
+  const timeout = AbortSignal.timeout(callTimeoutMs());
+  const response = await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+  if (!response.body) return response;
+  let read = 0;
+  const capped = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        read += chunk.byteLength;
+        if (read > MAX_ANSWER_BYTES) controller.error(new AnswerTooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
+
+/** The one sentence for what went wrong with `call` when the error is the target's doing, or undefined. */
+export function targetFailure(call: string, error: unknown): TargetFailure | undefined {
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; e && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    const name = (e as { name?: string }).name;
+    const code = (e as { code?: unknown }).code;
+    if (e instanceof AnswerTooLarge) return new TargetFailure(`\`${call}\` answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; the kit stopped reading`);
+    if (name === 'TimeoutError' || (e instanceof McpError && code === ErrorCode.RequestTimeout)) return new TargetFailure(`\`${call}\` got no answer within ${callTimeoutMs() / 1000} s`);
+    if (e instanceof SyntaxError) return new TargetFailure(`\`${call}\` answered bytes that are not JSON-RPC: ${quoted(e.message)}`);
+    if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(code)) return new TargetFailure(`\`${call}\`: the target closed the connection before answering (${code})`);
+  }
+  return undefined;
+}
+
 export class McpConnection {
   #client: Promise<Client> | undefined;
   /** `headers`: sent with every request besides the bearer token (e.g. a caller-supplied id the server must ignore). */
@@ -32,8 +99,12 @@ export class McpConnection {
   client(): Promise<Client> {
     this.#client ??= (async () => {
       const client = new Client({ name: 'site-mcp-conformance', version: '0.1.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp`), { requestInit: { headers: { ...this.headers, Authorization: `Bearer ${this.token}` } } });
-      await client.connect(transport);
+      const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp`), { fetch: guardedFetch, requestInit: { headers: { ...this.headers, Authorization: `Bearer ${this.token}` } } });
+      try {
+        await client.connect(transport, { timeout: callTimeoutMs() });
+      } catch (error) {
+        throw targetFailure('initialize', error) ?? error;
+      }
       return client;
     })();
     this.#client.catch(() => (this.#client = undefined));
@@ -49,8 +120,10 @@ export class McpConnection {
     const client = await this.client();
     const record: ToolCallRecord = { tool, args };
     try {
-      record.result = (await client.callTool({ name: tool, arguments: args })) as ToolCallRecord['result'];
+      record.result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: callTimeoutMs() })) as ToolCallRecord['result'];
     } catch (error) {
+      const failure = targetFailure(`tools/call ${tool}`, error);
+      if (failure) throw failure;
       if (error instanceof McpError) record.jsonRpcError = { code: error.code, message: error.message };
       else if (error instanceof StreamableHTTPError) {
         record.httpStatus = error.code ?? -1;
