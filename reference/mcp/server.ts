@@ -1,6 +1,6 @@
-// The MCP server of the reference implementation: the low-level SDK Server with tools from spec/tools,
-// resources from spec/resources.json and prompts from spec/prompts.json. The tools/list payload is built
-// once from the spec (rule tools-list-size is measured on exactly this payload).
+// The MCP server of the 2025 protocol era (initialize, sessionless): the low-level SDK Server with the shared
+// method handlers of methods.ts (tools from spec/tools, resources from spec/resources.json, prompts from
+// spec/prompts.json). The 2026-07-28 era serves the same handlers without the SDK's Server (era-2026.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
@@ -14,21 +14,11 @@ import {
   ErrorCode,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toolsListPayload } from '../../spec/index.js';
 import type { Runtime } from '../runtime.js';
-import { callTool, type Principal } from './pipeline.js';
-import { toCallToolResult } from './envelope.js';
-import { getPrompt, listPrompts } from './prompts.js';
-import { listResources, readResource } from './resources.js';
+import type { Principal } from './pipeline.js';
+import { CAPABILITIES, INSTRUCTIONS, METHODS, SERVER_INFO, type MethodName } from './methods.js';
 
-export const SERVER_INFO = { name: 'site-mcp-reference', version: '0.1.0' };
-
-const INSTRUCTIONS =
-  'Tools of a website-building service, for the owner\'s own sites. Every tool answers { ok: true, data } or ' +
-  '{ ok: false, error: { code, message, details } }. Start with list_sites and get_site_overview. On a ' +
-  'workspace-wide connection pass websiteId. Risky actions (publish, unpublish, product publish, access, ' +
-  'document send, company, search visibility) use prepare_* then the owner approves in the app, then ' +
-  'confirm_pending_action. Write copy yourself; the service does not generate text.';
+export { SERVER_INFO } from './methods.js';
 
 export function principalOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): Principal {
   const principal = extra.authInfo?.extra?.principal as Principal | undefined;
@@ -39,26 +29,24 @@ export function principalOf(extra: { authInfo?: { extra?: Record<string, unknown
 
 // Built once per process: the SDK would otherwise construct an Ajv instance inside every Server.
 const sharedValidator = new AjvJsonSchemaValidator();
-let toolsList: ReturnType<typeof toolsListPayload> | undefined;
+
+const SCHEMAS = {
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+} satisfies Record<MethodName, unknown>;
 
 export function buildMcpServer(rt: Runtime): Server {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
-    instructions: INSTRUCTIONS,
-    jsonSchemaValidator: sharedValidator,
-  });
-  toolsList ??= toolsListPayload();
-  server.setRequestHandler(ListToolsRequestSchema, () => toolsList as never);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    toCallToolResult(await callTool(rt, principalOf(extra), request.params.name, request.params.arguments)),
-  );
-  server.setRequestHandler(ListResourcesRequestSchema, () => listResources());
-  // MCP's resources capability covers resource templates too, and clients ask for them on connecting (the
-  // Inspector's web UI shows "Method not found" as a failed request on every connect). §4.4 names four fixed
-  // resources and no template, so the list is empty (rule resources-four).
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => readResource(rt, principalOf(extra), request.params.uri));
-  server.setRequestHandler(ListPromptsRequestSchema, () => listPrompts());
-  server.setRequestHandler(GetPromptRequestSchema, (request, extra) => getPrompt(rt, principalOf(extra), request.params.name, request.params.arguments));
+  const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator });
+  for (const method of Object.keys(SCHEMAS) as MethodName[]) {
+    const handler = METHODS[method] as (rt: Runtime, principal: Principal, params: Record<string, unknown>) => unknown;
+    server.setRequestHandler(SCHEMAS[method] as typeof ListToolsRequestSchema, (request, extra) =>
+      handler(rt, principalOf(extra), (request.params ?? {}) as Record<string, unknown>) as never,
+    );
+  }
   return server;
 }
