@@ -86,6 +86,6 @@ Feature: Activity
     Given the target adopts the decision "activity-name-bounded"
     When "agent" calls "list_sites"
     And "agent" calls "no_such_tool_{{repeat:x:5000}}_NAME_END"
-    Then the call fails with "not_found"
+    Then the call fails with "unknown_tool"
     And the activity of "agent" has 2 entries
     And no activity entry of "agent" contains "_NAME_END"

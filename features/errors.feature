@@ -25,7 +25,7 @@ Feature: Errors and the result envelope
 
     Examples:
       | tool                | code              | args                                                                                  |
-      | no_such_tool        | not_found         | {}                                                                                    |
+      | no_such_tool        | unknown_tool      | {}                                                                                    |
       | get_page            | validation_failed | { "pageId": 42 }                                                                      |
       | get_page            | validation_failed | { "pageId": null }                                                                    |
       | get_page            | validation_failed | { "pageId": "../../etc/passwd" }                                                      |

@@ -40,6 +40,10 @@ export interface ImplementationDeclaration {
     operation_failed?: string;
     not_implemented?: string;
     internal_error?: string;
+    /**
+     * A call of a tool the catalogue does not have, refused by an envelope (unknownTool: envelope). Its own kind: the source shows no code for it, and it need not be the code of a missing id (not_found).
+     */
+    unknown_tool?: string;
   };
   /**
    * true: error objects follow spec/schemas/error.schema.json beyond the code (a message a person can act on, details such as issues, requiredScopes, retryAfterSeconds, currentRev).
