@@ -44,7 +44,7 @@ Feature: The reviewed owner-approval rail
     And "agent" calls "prepare_publish"
     Then the call succeeds
     And the data at "/websiteId" equals "{{site:main}}"
-    And the data at "/pinned/siteRevision" equals "2"
+    And the data at "/pinned/siteRevision" equals the site revision of "main"
     When "agent" calls "confirm_pending_action" with:
       """
       { "planId": "{{plan}}" }

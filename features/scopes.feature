@@ -60,22 +60,29 @@ Feature: Scopes and presets
     Then the connection view of "ro" lists scopes "site:read"
     And the connection view of "ro" shows preset "Read only"
 
-  @rule:preset-full-every-scope @rule:full-preset-since @rule:connection-scopes-resolved-at-creation
+  @rule:preset-full-every-scope @rule:full-preset-since @rule:connection-scopes-resolved-at-creation @rule:preset-names
   Scenario: The full preset grants every scope, ai:generate and workspace:write included
     Given "olive" has a connection "full" to "main" with preset "full"
     Then the connection view of "full" lists scopes "site:read, content:write, publish, ai:generate, crm:read, crm:write, settings:write, domain:write, domain:read, access:write, communications:write, commerce:write, workspace:write"
-    And the connection view of "full" shows preset "Full access"
     When "full" calls "list_domains"
     Then the call succeeds
+    # How the full preset is labelled is our decision: §2.1 names only the label "Custom" (of the earlier full).
+    Given the target adopts the decision "preset-names"
+    Then the connection view of "full" shows preset "Full access"
 
-  @rule:preset-narrow-full-shown-custom @rule:preset-change-never-widens @rule:domain-read-since @rule:full-preset-since
+  @rule:preset-narrow-full-shown-custom @rule:preset-change-never-widens @rule:domain-read-since @rule:full-preset-since @rule:preset-names
   Scenario: A connection made under the earlier, narrower full keeps its scopes and shows as Custom
     Given "olive" has a connection "old":
       """
       { "websiteId": "{{site:main}}", "preset": "full", "createdAt": "2026-08-01T10:00:00Z" }
       """
     Then the connection view of "old" shows preset "Custom"
-    And the connection view of "old" lists scopes "site:read, content:write, publish, crm:read, crm:write, settings:write, domain:write, access:write, communications:write, commerce:write"
+    # §9.2: domain:read exists from 2026-08-15 and full covers every scope only from then; which scopes the earlier
+    # full held is not shown, so the exact list and the refusals below are our decision (spec/scopes.json).
+    And the connection view of "old" does not list the scopes "domain:read"
+    And the connection view of "old" does not list every scope
+    Given the target adopts the decision "preset-names"
+    Then the connection view of "old" lists scopes "site:read, content:write, publish, crm:read, crm:write, settings:write, domain:write, access:write, communications:write, commerce:write"
     When "old" calls "generate_image" with:
       """
       { "prompt": "A loaf of bread" }
@@ -101,7 +108,7 @@ Feature: Scopes and presets
       """
     Then the call fails with "scope_denied"
 
-  @rule:scopes-dated @rule:domain-read-since
+  @rule:scopes-dated @rule:domain-read-since @rule:preset-names
   Scenario: A connection holds only the scopes that existed when it was made
     When "olive" cannot create a connection:
       """
@@ -115,7 +122,9 @@ Feature: Scopes and presets
       """
       { "websiteId": "{{site:main}}", "preset": "full", "createdAt": "2026-07-01T10:00:00Z" }
       """
-    Then the connection view of "early" lists scopes "site:read, content:write, publish, crm:read, settings:write, commerce:write"
+    # §9.2: the crm:write, domain:write, communications:write, access:write and ai:generate tools exist from
+    # 2026-07-28, domain:read from 2026-08-15.
+    Then the connection view of "early" does not list the scopes "crm:write, domain:write, communications:write, access:write, ai:generate, domain:read"
     When "early" calls "list_domains"
     Then the call fails with "scope_denied"
     Given "olive" has a connection "domains-before-read":
@@ -124,4 +133,7 @@ Feature: Scopes and presets
       """
     When "domains-before-read" calls "list_domains"
     Then the call succeeds
+    # What else the earlier full held is not shown: ours (spec/scopes.json) for a target that adopts it.
+    Given the target adopts the decision "preset-names"
+    Then the connection view of "early" lists scopes "site:read, content:write, publish, crm:read, settings:write, commerce:write"
 

@@ -88,6 +88,7 @@ Feature: Workspace, commerce, settings, communications and AI images
 
   @rule:generate-image-one-asset @rule:generate-image-touches-no-page @rule:generate-image-logged-credits @rule:generate-image-credits-before-provider @rule:generate-image-balance-never-negative
   Scenario: An image costs credits and touches no page; without credits it is refused
+    Given the state of "main" is remembered
     When the workspace of "olive" changes settings:
       """
       { "credits": 50 }
@@ -98,7 +99,8 @@ Feature: Workspace, commerce, settings, communications and AI images
       """
     Then the call succeeds
     When "agent" calls "get_site_overview"
-    Then the data at "/siteRevision" equals "1"
+    Then the draft of "main" is unchanged
+    And the data at "/siteRevision" equals the site revision of "main"
     When the workspace of "olive" changes settings:
       """
       { "credits": 0 }

@@ -37,10 +37,14 @@ export function snapshotContents(s: Snapshot) {
   };
 }
 
-/** The object in `data` that declares the format PortableSiteV1 (§9.1), at any depth. */
+/**
+ * The object in `data` that names the format PortableSiteV1 (§9.1 "the exchange format ... is named PortableSiteV1"),
+ * at any depth, `data` itself included: the first object (depth first) with a property whose value is that name
+ * (`format` in ours, in whatever property a target names it).
+ */
 export function snapshotIn(data: unknown): Snapshot | undefined {
   if (!data || typeof data !== 'object') return undefined;
-  if ((data as Json).format === 'PortableSiteV1') return data as Snapshot;
+  if (!Array.isArray(data) && Object.values(data).includes('PortableSiteV1')) return data as Snapshot;
   for (const value of Object.values(data)) {
     const found = snapshotIn(value);
     if (found) return found;

@@ -1,6 +1,8 @@
 // Runs the conformance suite against a correct variant of the reference (variant-proxy.ts, other-limits.json)
 // and exits with the suite's status: `npx tsx conformance/variants/run.ts [--declared] [cli flags…]`. Without --declared the run
-// checks the source only; with it, the variant's own declaration (renamed.declaration.yaml) is passed.
+// checks the source only; with it, the variant's own declaration (renamed.declaration.yaml) is passed. Besides codes,
+// extra fields and statuses, the variant numbers site revisions from 0 in steps of 3, keys added sections its own
+// way, groups its draft changes, labels presets its own way and answers export_site with the snapshot as data.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../lib/target.js';
@@ -9,11 +11,26 @@ import { startVariantProxy } from './variant-proxy.js';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
 const declared = args.includes('--declared');
-const rest = args.filter((a) => a !== '--declared');
+// --own-unknown-tool-code: the same variant, but an unknown tool is refused by an envelope with a code of its own
+// (E_NO_SUCH_TOOL) instead of a JSON-RPC error; pass its declaration (own-unknown-tool.declaration.yaml) yourself.
+const ownUnknownToolCode = args.includes('--own-unknown-tool-code');
+const rest = args.filter((a) => a !== '--declared' && a !== '--own-unknown-tool-code');
 
 // Other limit values where the source gives none, and a proxy for everything else the source leaves open.
 const reference = await startReferenceServer(['--decision-limits', 'conformance/variants/other-limits.json']);
-const proxy = await startVariantProxy(reference.url, { renameCodes: true, extraFields: true, dropErrorDetails: true, unknownToolAsJsonRpcError: true, renameStatuses: true, movePlanId: true });
+const proxy = await startVariantProxy(reference.url, {
+  renameCodes: true,
+  extraFields: true,
+  dropErrorDetails: true,
+  ...(ownUnknownToolCode ? { unknownToolCode: 'E_NO_SUCH_TOOL' } : { unknownToolAsJsonRpcError: true }),
+  renameStatuses: true,
+  movePlanId: true,
+  revisionsFromZero: true,
+  otherSectionKeys: true,
+  groupedDraftChanges: true,
+  otherPresetLabels: true,
+  snapshotAtRoot: true,
+});
 let status = 1;
 try {
   status = await new Promise<number>((resolve) => {

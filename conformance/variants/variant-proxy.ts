@@ -21,6 +21,29 @@ export interface VariantOptions {
   renameStatuses?: boolean;
   /** A prepare_* answer carries its plan id as `plan.id` instead of `planId` (output shapes: not shown, §4.2). */
   movePlanId?: boolean;
+  /**
+   * Site revisions start at 0 and move by 3 per change (§2.6 "pinned revision" shows no numbering): every
+   * `siteRevision` and `publishedRevision`, and each draft change's `revision`, in tool answers and in the fixtures
+   * protocol's site state and app edits, is 3 × (the reference's − 1).
+   */
+  revisionsFromZero?: boolean;
+  /**
+   * A section add_section creates is keyed `<page>/added-<section>` instead of the reference's `<page>/<type>`
+   * (§2.3 gives only the form `<page>/<section>`), in every answer after, and understood so in every request.
+   */
+  otherSectionKeys?: boolean;
+  /** list_draft_changes lists one entry per kind of thing changed, with a count, instead of one per call (§4.3 shows no entries). */
+  groupedDraftChanges?: boolean;
+  /** Preset labels other than "Custom" (§2.1 names no other) are the variant's own, in the Developers page's view. */
+  otherPresetLabels?: boolean;
+  /** export_site answers the snapshot itself as data, not inside `snapshot` (§4.2 shows no output shape). */
+  snapshotAtRoot?: boolean;
+  /** A call of a tool that does not exist is refused with an envelope carrying this code of the variant's own. */
+  unknownToolCode?: string;
+  /** BROKEN (portable-site-v1-name): export_site answers `{ format: "SomethingElse", pages: [] }`. */
+  wrongSnapshot?: boolean;
+  /** BROKEN (oauth-dynamic-client-registration): the authorization server's metadata names no registration_endpoint. */
+  dropRegistrationEndpoint?: boolean;
   /** BROKEN, not a correct variant: tools/list leaves this tool out although calls to it still work. */
   dropListedTool?: string;
   /** BROKEN, not a correct variant: the data of this tool's results lacks this field. */
@@ -84,15 +107,65 @@ function upperStatuses(value: unknown): unknown {
 
 export const renamedCode = (code: string) => `E_${code.toUpperCase()}`;
 
+/** revisionsFromZero: the variant's number for the reference's site revision `r` (the first, 1, becomes 0). */
+const shiftedRevision = (r: unknown) => (Number.isInteger(r) && (r as number) >= 1 ? 3 * ((r as number) - 1) : r);
+
+/** `value` with every integer `siteRevision` and `publishedRevision`, at any depth, shifted (revisionsFromZero). */
+function shiftRevisions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shiftRevisions);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'siteRevision' || k === 'publishedRevision' ? shiftedRevision(v) : shiftRevisions(v)]));
+}
+
+/** `value` with every string, at any depth, passed through `map` (keys left alone). */
+function mapStrings(value: unknown, map: (s: string) => string): unknown {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, map));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, map)]));
+}
+
+/**
+ * groupedDraftChanges: one entry per kind of thing changed (the first word of the reference's kind: section, page,
+ * post, …), with the newest revision and time of that group and how many changes it holds.
+ */
+function groupChanges(changes: unknown[]): unknown[] {
+  const groups = new Map<string, { kind: string; count: number; revision?: unknown; at?: unknown }>();
+  for (const change of changes) {
+    if (!isObject(change)) continue;
+    const kind = String(change.kind ?? 'change').split('-')[0]!;
+    const group = groups.get(kind) ?? { kind, count: 0 };
+    groups.set(kind, { ...group, count: group.count + 1, revision: change.revision, at: change.at });
+  }
+  return [...groups.values()].map((g) => ({ ...g, summary: `${g.count} change(s) of kind ${g.kind}` }));
+}
+
+const OTHER_PRESET_LABELS: Record<string, string> = { 'Full access': 'Everything', 'Read only': 'Look only', 'Content editing': 'Writer' };
+
+/** The variant's key for a section key the reference made in add_section (otherSectionKeys): `<page>/added-<section>`. */
+const otherKey = (key: string) => key.replace(/^([^/#]+)\/([^/#]+)/, '$1/added-$2');
+
 const catalogue = new Set(loadTools().map((t) => t.name));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-type MessageOptions = VariantOptions & { dropDataField?: string; calledTool?: string };
+type MessageOptions = VariantOptions & { dropDataField?: string; calledTool?: string; addedKeys?: Set<string> };
 
 function transformEnvelope(envelope: unknown, options: MessageOptions): unknown {
   if (!isObject(envelope)) return envelope;
   if (envelope.ok === true) {
     let data = options.renameStatuses ? upperStatuses(envelope.data) : envelope.data;
+    if (options.revisionsFromZero) {
+      data = shiftRevisions(data);
+      if (options.calledTool === 'list_draft_changes' && isObject(data) && Array.isArray(data.changes)) data = { ...data, changes: data.changes.map((c) => (isObject(c) ? { ...c, revision: shiftedRevision(c.revision) } : c)) };
+    }
+    if (options.otherSectionKeys && options.addedKeys) {
+      const added = options.addedKeys;
+      if (options.calledTool === 'add_section' && isObject(data) && typeof data.externalKey === 'string') added.add(data.externalKey);
+      if (added.size) data = mapStrings(data, (s) => { const [key = '', field] = s.split('#'); return added.has(key) ? [otherKey(key), ...(field === undefined ? [] : [field])].join('#') : s; });
+    }
+    if (options.groupedDraftChanges && options.calledTool === 'list_draft_changes' && isObject(data) && Array.isArray(data.changes)) data = { ...data, changes: groupChanges(data.changes) };
+    if (options.wrongSnapshot && options.calledTool === 'export_site') return { ...envelope, data: { format: 'SomethingElse', pages: [] } };
+    if (options.snapshotAtRoot && options.calledTool === 'export_site' && isObject(data) && isObject(data.snapshot)) return { ...envelope, data: data.snapshot };
     if (options.dropDataField && isObject(data)) {
       const { [options.dropDataField]: _dropped, ...rest } = data;
       data = rest;
@@ -201,16 +274,24 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       if (newest) headers.authorization = `Bearer ${newest}`;
     }
   };
+  // otherSectionKeys: the keys of the sections add_section made, as the reference named them.
+  const addedKeys = new Set<string>();
   const server: Server = createServer(async (req, res) => {
     try {
       let body = await readBody(req);
       const path = req.url ?? '/';
-      if (options.unknownToolAsJsonRpcError && path === '/api/mcp' && req.method === 'POST') {
+      if ((options.unknownToolAsJsonRpcError || options.unknownToolCode) && path === '/api/mcp' && req.method === 'POST') {
         try {
           const message = JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string; params?: { name?: unknown } };
           if (message.method === 'tools/call' && typeof message.params?.name === 'string' && !catalogue.has(message.params.name) && req.headers.authorization) {
             res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: `Unknown tool: ${message.params.name}` } }));
+            if (options.unknownToolCode) {
+              // An envelope refusal with the variant's own code (§7.4: error codes not shown), activity aside.
+              const envelope = { ok: false, error: { code: options.unknownToolCode, message: 'No tool of that name: ask tools/list for the catalogue.' } };
+              res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true } }));
+            } else {
+              res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: `Unknown tool: ${message.params.name}` } }));
+            }
             return;
           }
         } catch {
@@ -224,6 +305,13 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         if (request.method === 'tools/call' && typeof request.params?.name === 'string') calledTool = request.params.name;
       } catch {
         // not a single JSON message
+      }
+      // otherSectionKeys: a key of the variant's own in a request names the reference's section again.
+      if (calledTool && options.otherSectionKeys && addedKeys.size) {
+        const request = JSON.parse(body.toString('utf8')) as { params: { arguments?: unknown } };
+        const ours = new Map([...addedKeys].map((k) => [otherKey(k), k]));
+        request.params.arguments = mapStrings(request.params.arguments, (s) => { const [key = '', field] = s.split('#'); const theirs = ours.get(key); return theirs ? [theirs, ...(field === undefined ? [] : [field])].join('#') : s; });
+        body = Buffer.from(JSON.stringify(request));
       }
       // Broken servers that change what the target is asked (tool arguments cut to the bounds, a taken hostname
       // swapped for a nonexistent one).
@@ -275,8 +363,12 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         try {
           const parsed = JSON.parse(text) as unknown;
           if (path === '/api/mcp') {
-            const forMessage = { ...options, calledTool, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
+            const forMessage = { ...options, calledTool, addedKeys, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
             text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => transformMessage(m, forMessage)) : transformMessage(parsed, forMessage));
+          }
+          else if (options.dropRegistrationEndpoint && /\/\.well-known\/(openid-configuration|oauth-authorization-server)/.test(path) && isObject(parsed)) {
+            const { registration_endpoint: _dropped, ...rest } = parsed;
+            text = JSON.stringify(rest);
           }
           else if (options.slowKnownSignIns && path === '/test-fixtures/v1/worlds' && isObject(parsed) && isObject(parsed.users)) {
             for (const user of Object.values(parsed.users)) if (isObject(user) && typeof user.email === 'string') knownEmails.add(user.email.toLowerCase());
@@ -286,6 +378,16 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
           }
           else if (options.renameCodes && /^\/test-fixtures\/v1\/connections\/[^/]+\/activity/.test(path) && isObject(parsed) && Array.isArray(parsed.entries)) {
             text = JSON.stringify({ ...parsed, entries: parsed.entries.map((e) => (isObject(e) && typeof e.code === 'string' ? { ...e, code: renamedCode(e.code) } : e)) });
+          }
+          // The fixtures protocol names one refusal code (owner_only); the variant renames every other.
+          else if (options.renameCodes && path.startsWith('/test-fixtures/') && upstream.status >= 400 && isObject(parsed) && isObject(parsed.error) && typeof parsed.error.code === 'string' && parsed.error.code !== 'owner_only') {
+            text = JSON.stringify({ ...parsed, error: { ...parsed.error, code: renamedCode(parsed.error.code) } });
+          }
+          else if (options.revisionsFromZero && /^\/test-fixtures\/v1\/(sites\/|app-edits)/.test(path) && upstream.ok) {
+            text = JSON.stringify(shiftRevisions(parsed));
+          }
+          else if (options.otherPresetLabels && /^\/test-fixtures\/v1\/connections\/[^/?]+$/.test(path) && req.method === 'GET' && isObject(parsed) && typeof parsed.presetLabel === 'string') {
+            text = JSON.stringify({ ...parsed, presetLabel: OTHER_PRESET_LABELS[parsed.presetLabel] ?? parsed.presetLabel });
           }
         } catch {
           // leave a body that is not JSON as it is

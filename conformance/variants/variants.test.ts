@@ -1,6 +1,8 @@
 // rule:kit-judges-by-source — the suite never fails a correct implementation for a choice the source leaves
 // open. A correct variant of the reference (variant-proxy.ts: every error code renamed, extra fields in data,
-// errors and listed tools, errors without details, unknown tools refused with a JSON-RPC error) must pass every
+// errors and listed tools, errors without details, unknown tools refused with a JSON-RPC error, revisions from 0 in
+// steps of 3, its own keys for added sections, grouped draft changes, its own preset labels, the export's snapshot
+// as data) must pass every
 // scenario, checked by the source alone and with its own declaration. Each run starts its own reference server.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -56,6 +58,32 @@ describe.concurrent('correct variants', () => {
     expect(output).toMatch(/generic check failures: .*error_object_conformance/);
     expect(output).toMatch(/^scenarios: .* [1-9]\d* failed, of \d+$/m);
     expect(code).toBe(1);
+  }, 300_000);
+
+  // Issue 29: a refusal of an unknown tool is its own kind (errorCodes.unknown_tool), not the code of a missing id.
+  it('rule:kit-judges-by-source — the variant that refuses an unknown tool with a code of its own passes the error scenarios, declared and not', async () => {
+    for (const declaration of [['--declaration', 'conformance/variants/own-unknown-tool.declaration.yaml'], []]) {
+      const { code, output } = await runVariant(['--own-unknown-tool-code', ...declaration, 'features/errors.feature', 'features/activity.feature']);
+      expect(output).toMatch(/\b0 failed\b/);
+      expect(code, output.slice(-4000)).toBe(0);
+    }
+  }, 300_000);
+
+  // Issue 29: an export whose data holds no snapshot naming PortableSiteV1 passed a source-only run; found by meaning
+  // now, it fails there too.
+  it('rule:portable-site-v1-name — a server answering a wrong snapshot fails the export scenarios without a declaration', async () => {
+    const { code, output } = await runVariant(['--break', 'portable-site-v1-name', 'features/site-read.feature'], 'conformance/cli.ts');
+    expect(output).toMatch(/Export carries the draft, not the live site, in PortableSiteV1/);
+    expect(output).toMatch(/holds no snapshot that names PortableSiteV1/);
+    expect(code).toBe(1);
+  }, 300_000);
+
+  // Issue 29: the 401 scenario does not need an authorization server with dynamic client registration.
+  it('rule:mcp-requires-bearer — the 401 scenario passes against a server whose authorization server offers no registration', async () => {
+    const { code, output } = await runVariant(['--break', 'oauth-dynamic-client-registration', '--tags', '@rule:mcp-requires-bearer', 'features/auth.feature'], 'conformance/cli.ts');
+    expect(output).toMatch(/\b1 (scenarios )?passed\b/); // the one 401 scenario ran to the end
+    expect(output).toMatch(/\b0 failed\b/);
+    expect(code, output.slice(-4000)).toBe(0);
   }, 300_000);
 
   it('rule:kit-judges-by-source — a declared section vocabulary is used: field names the target does not have fail the content scenarios', async () => {

@@ -156,6 +156,15 @@ Then('the data at {string} has {int} items', function (this: SiteWorld, pathText
   assert.equal(value.length, count, `${path} has ${value.length} items`);
 });
 
+// A list whose entries the source does not count (list_draft_changes: one per call or grouped, §4.3 shows none).
+Then('the data at {string} is a non-empty list', function (this: SiteWorld, pathText: string) {
+  const path = this.resolve(pathText);
+  const at = checkableOutput(this, path);
+  if (at === undefined) return;
+  const value = pointer(lastEnvelope(this).data, at);
+  assert.ok(Array.isArray(value) && value.length > 0, `${path} is not a non-empty list: ${JSON.stringify(value)?.slice(0, 200)}`);
+});
+
 Then('the data at {string} is a(n) {word}', function (this: SiteWorld, pathText: string, kind: string) {
   const path = this.resolve(pathText);
   const at = checkableOutput(this, path);

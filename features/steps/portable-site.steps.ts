@@ -4,7 +4,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { kitAsset } from '../../conformance/lib/test-website.js';
 import type { SiteWorld } from '../support/world.js';
-import { pointer } from '../support/json.js';
+import { pointer, subsetMismatch } from '../support/json.js';
 import { checkableOutput } from '../support/declared.js';
 import { exportedSnapshot, importedWebsiteId, snapshotContents, type Snapshot } from '../../conformance/lib/portable-site.js';
 
@@ -36,6 +36,64 @@ Then('the sections in the data at {string} carry no text but {string}', function
   const sections = pages.flatMap((p: { sections?: { content?: unknown; blocks?: unknown }[] }) => p.sections ?? []);
   const invented = sections.flatMap((s) => texts([s.content, s.blocks])).filter((t) => t.trim() !== '' && t.trim() !== businessName);
   assert.deepEqual(invented, [], `the new site's sections carry text besides the business name "${businessName}"`);
+});
+
+/** A pattern for a key form of §2.3 ("<page>/<section>", "<page>/<section>#<field>"): each <part> one or more characters but / and #. */
+function keyForm(form: string): RegExp {
+  const parts = form.split(/(<[a-z]+>)/).filter(Boolean).map((p) => (/^<[a-z]+>$/.test(p) ? '[^/#]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${parts.join('')}$`);
+}
+
+// §2.3 gives the form of a section's key, `<page>/<section>`, and nothing of how a new section's key is chosen.
+Then('the data at {string} is an externalKey of the form {string}', function (this: SiteWorld, pathText: string, form: string) {
+  const path = this.resolve(pathText);
+  const at = checkableOutput(this, path);
+  if (at === undefined) return;
+  const key = pointer(this.last.envelope?.data, at);
+  assert.ok(typeof key === 'string' && keyForm(form).test(key), `data at ${path} is ${JSON.stringify(key)}, not a key of the form ${form} (§2.3)`);
+});
+
+// ── the snapshot an export answers (§2.3, §9.1) ────────────────────────────────────────────────────────────────
+// Found by meaning wherever it sits in data (the root included): the object that names PortableSiteV1. What §2.3
+// says of it is then checked in the format the kit's own import_site arguments use (pages → sections → externalKey,
+// content, layout, rev; contact; analytics): §2.3 makes PortableSiteV1 one format, produced by export_site and
+// consumed by import_site, and the kit's input shapes are a prerequisite of the run (conformance/README.md).
+
+function answeredSnapshot(world: SiteWorld): Snapshot {
+  const data = world.last.envelope?.data;
+  const found = exportedSnapshot(data);
+  assert.ok(found && typeof found === 'object', `the answer of ${world.last.tool} holds no snapshot that names PortableSiteV1 (§2.3, §9.1): ${JSON.stringify(data ?? null).slice(0, 300)}`);
+  return found;
+}
+
+Then('the data holds a PortableSiteV1 snapshot', function (this: SiteWorld) {
+  answeredSnapshot(this);
+});
+
+// §2.3: "Sections are identified for merging by an externalKey (form <page>/<section>) ... A section carries
+// content, layout and a revision number rev." The site of a world has pages with sections, so there are some.
+Then('every section of that snapshot has an externalKey of the form {string}, content, layout and a revision number rev', function (this: SiteWorld, form: string) {
+  const snapshot = answeredSnapshot(this);
+  const pages = Array.isArray(snapshot.pages) ? snapshot.pages : [];
+  const sections = pages.flatMap((p) => (Array.isArray(p?.sections) ? (p.sections as Record<string, unknown>[]) : []));
+  assert.ok(sections.length > 0, `the snapshot lists no page with a section: ${JSON.stringify(snapshot).slice(0, 300)}`);
+  const pattern = keyForm(form);
+  for (const section of sections) {
+    const shown = JSON.stringify(section).slice(0, 200);
+    assert.ok(typeof section.externalKey === 'string' && pattern.test(section.externalKey), `a section's externalKey is not of the form ${form}: ${shown}`);
+    assert.ok(section.content && typeof section.content === 'object', `a section carries no content: ${shown}`);
+    assert.ok(section.layout && typeof section.layout === 'object', `a section carries no layout: ${shown}`);
+    assert.ok(Number.isInteger(section.rev), `a section carries no revision number rev: ${shown}`);
+  }
+});
+
+Then('the PortableSiteV1 snapshot in the data matches:', function (this: SiteWorld, doc: string) {
+  const mismatch = subsetMismatch(answeredSnapshot(this), JSON.parse(this.resolve(doc)));
+  assert.equal(mismatch, undefined, `the snapshot: ${mismatch}`);
+});
+
+Then('the PortableSiteV1 snapshot in the data contains {string}', function (this: SiteWorld, text: string) {
+  assert.ok(JSON.stringify(answeredSnapshot(this)).includes(JSON.stringify(this.resolve(text)).slice(1, -1)), `the snapshot lacks ${text}`);
 });
 
 // ── export → import → export (rule portable-site-round-trip) ──────────────────────────────────────────────────

@@ -6,6 +6,8 @@ import { fixturesSupport, type SiteState } from '../../conformance/lib/fixtures-
 import type { SiteWorld } from '../support/world.js';
 import { declaredErrorCode, outputPointer } from '../../conformance/lib/declaration.js';
 import { pointer } from '../support/json.js';
+import { checkableOutput } from '../support/declared.js';
+import { loadScopes } from '../../spec/index.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -96,6 +98,43 @@ Then('the draft of {string} is unchanged', async function (this: SiteWorld, site
   assert.equal(state.draftFingerprint, before.draftFingerprint, 'the draft changed');
 });
 
+// Site revisions are read only relative to an earlier read, never as absolute values (§2.6 "pinned revision"
+// shows no numbering: a target may start at 0 and move by more than one per change). The last revision seen of a
+// site is the remembered state's until a step below reads a newer one.
+async function siteRevision(world: SiteWorld, site: string): Promise<number> {
+  return (await world.fixtures.siteState(world.site(site).websiteId)).siteRevision;
+}
+
+function lastSeenRevision(world: SiteWorld, site: string): number {
+  const state = world.remembered.get(`state:${site}`) as SiteState | undefined;
+  assert.ok(state, `the state of ${site} was not remembered first`);
+  // A revision seen since counts only while the state it followed is still the one remembered.
+  const seen = world.remembered.get(`revision:${site}`) as { after: SiteState; revision: number } | undefined;
+  return seen?.after === state ? seen.revision : state.siteRevision;
+}
+
+// Rule content-write-bumps-revision: every successful draft change increases the site revision.
+Then('the site revision of {string} has moved on', async function (this: SiteWorld, site: string) {
+  const [before, now] = [lastSeenRevision(this, site), await siteRevision(this, site)];
+  assert.ok(now > before, `the site revision of ${site} did not increase: ${before} before, ${now} now`);
+  this.remembered.set(`revision:${site}`, { after: this.remembered.get(`state:${site}`), revision: now });
+});
+
+Then('the site revision of {string} has not moved', async function (this: SiteWorld, site: string) {
+  const [before, now] = [lastSeenRevision(this, site), await siteRevision(this, site)];
+  assert.equal(now, before, `the site revision of ${site} changed from ${before} to ${now}`);
+});
+
+// A revision in an answer is the site's revision as the fixtures protocol reads it now (the field is our shape:
+// read only where declared).
+Then('the data at {string} equals the site revision of {string}', async function (this: SiteWorld, pathText: string, site: string) {
+  const path = this.resolve(pathText);
+  const at = checkableOutput(this, path);
+  if (at === undefined) return;
+  const now = await siteRevision(this, site);
+  assert.deepEqual(pointer(this.last.envelope?.data, at), now, `data at ${path} is not the site revision of ${site} (${now})`);
+});
+
 // §4.3: a merge "takes a restore point first": a restore point of the site holds the draft as it was just before
 // the merge (the state remembered then), read through the fixtures protocol's optional part restore-points. Where
 // the import's answer names its restore point (our output shape, or declared), it is that one.
@@ -181,6 +220,19 @@ Then('the connection view of {string} lists scopes {string}', async function (th
 Then('the connection view of {string} lists at least the scopes {string}', async function (this: SiteWorld, name: string, scopes: string) {
   const view = await this.fixtures.connectionView(this.connection(name).connectionId);
   for (const scope of list(scopes)) assert.ok(view.scopes.includes(scope), `${scope} is not among ${view.scopes.join(', ')}`);
+});
+
+Then('the connection view of {string} does not list the scopes {string}', async function (this: SiteWorld, name: string, scopes: string) {
+  const view = await this.fixtures.connectionView(this.connection(name).connectionId);
+  const listed = list(scopes).filter((scope) => view.scopes.includes(scope));
+  assert.deepEqual(listed, [], `${listed.join(', ')} among ${view.scopes.join(', ')}`);
+});
+
+// Every scope of §2.2 (spec/scopes.json holds the table's names).
+Then('the connection view of {string} does not list every scope', async function (this: SiteWorld, name: string) {
+  const view = await this.fixtures.connectionView(this.connection(name).connectionId);
+  const missing = loadScopes().scopes.map((s) => s.name).filter((s) => !view.scopes.includes(s));
+  assert.ok(missing.length > 0, `the connection lists every scope: ${view.scopes.join(', ')}`);
 });
 
 Then('the token of {string} starts with a prefix ending in {string}', function (this: SiteWorld, name: string, suffix: string) {
