@@ -24,9 +24,14 @@ export interface ProveRequest { id: number; rule: string; url: string; fixturesS
 export interface ProveAnswer { id: number; code: number; out: string }
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
+// prove-checks --source-only runs the workers with no declaration: the first run every implementer makes.
+const sourceOnly = process.env.SITE_MCP_PROVE_SOURCE_ONLY === '1';
 const declaration = join(repo, 'conformance/declarations/reference.yaml');
-readDeclaration(declaration);
-process.env.SITE_MCP_DECLARATION = declaration;
+if (sourceOnly) delete process.env.SITE_MCP_DECLARATION;
+else {
+  readDeclaration(declaration);
+  process.env.SITE_MCP_DECLARATION = declaration;
+}
 
 // Cucumber's formatter output goes to the current run's text (one run at a time in a worker).
 let out = '';
@@ -56,7 +61,7 @@ async function prove({ rule, url, fixturesSecret }: ProveRequest): Promise<{ cod
       return { code: 2, out };
     }
     const tagExpression = `(${baseTags}) and (@rule:${rule})`;
-    log(`conformance target ${url} · seed ${seed} · tags ${tagExpression} · in-process (prove-worker) · declaration conformance/declarations/reference.yaml`);
+    log(`conformance target ${url} · seed ${seed} · tags ${tagExpression} · in-process (prove-worker) · ${sourceOnly ? 'no declaration: source checks only' : 'declaration conformance/declarations/reference.yaml'}`);
     const envelopes: Record<string, any>[] = [];
     const { success } = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, paths: filesOfRule.get(rule) ?? runConfiguration.sources.paths, tagExpression }, support }, environment, (envelope) =>
       envelopes.push(envelope as Record<string, any>),
