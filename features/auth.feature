@@ -65,13 +65,22 @@ Feature: Authentication at the MCP endpoint
     Then the session cookie is HttpOnly and SameSite=Strict, and Secure when the target is reached over https
 
   @rule:sign-in-throttled-per-account
-  Scenario: Failed sign-ins are counted per account: past the limit even the right password, from any address, is refused
+  Scenario: Failed sign-ins are counted per account: past the limit even the right password, from a new address, is refused
     # The limits (spec/limits.json signIn) are our decision.
     Given the target adopts the decision "sign-in-throttled-per-account"
     When someone fails to sign in as "olive" as often as the account limit allows, each time from another address
     Then signing in as "olive" with the right password from another address answers 429 with Retry-After
     When 12 wrong passwords for "eddie" arrive at once, each from another address
     Then signing in as "eddie" with the right password from another address answers 429 with Retry-After
+
+  @rule:sign-in-known-address-admitted
+  Scenario: Failures from elsewhere do not lock the owner out at an address they signed in from before
+    # Someone who knows the owner's email must not lock the owner out of the app (issue 33 finding 8).
+    Given the target adopts the decision "sign-in-known-address-admitted"
+    When "olive" signs in to the app from an address of their own
+    And someone fails to sign in as "olive" as often as the account limit allows, each time from another address
+    Then signing in as "olive" with the right password from another address answers 429 with Retry-After
+    And signing in as "olive" with the right password from their own address succeeds
 
   @rule:sign-in-throttled-per-address
   Scenario: Failed sign-ins are counted per client address too: past the limit every sign-in from it is refused

@@ -282,8 +282,8 @@ export interface Limits {
    * oauth-unused-clients-expire): registrations per client address, the largest body, how long an unused client lives.
    */
   oauthRegistration: { perAddress: LimitWindow; maxMetadataBytes: number; unusedClientSeconds: number };
-  /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address). */
-  signIn: { perAccount: LimitWindow; perAddress: LimitWindow };
+  /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address, sign-in-known-address-admitted). */
+  signIn: { perAccount: LimitWindow; perAddress: LimitWindow; knownAddressSeconds: number };
   /** POST /v1/cli/pair/start (rules pair-start-throttled-per-address, pairings-in-memory-capped). */
   pairStart: { perAddress: LimitWindow; maxPending: number };
   /** User codes entered at /dashboard/connect that match no pairing of the person's workspace (rule pairing-code-guesses-throttled). */

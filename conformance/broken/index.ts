@@ -61,6 +61,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'activity-retention-90-days': { limits: { activityRetentionDays: 30 } },
   // Failed sign-ins are not counted per account (only per address).
   'sign-in-throttled-per-account': { limits: { signIn: { ...referenceLimits.signIn, perAccount: { limit: 1_000_000, windowSeconds: referenceLimits.signIn.perAccount.windowSeconds } } } },
+  // An address forgets the account's successful sign-in at once: the account's failures lock the owner out there too.
+  'sign-in-known-address-admitted': { limits: { signIn: { ...referenceLimits.signIn, knownAddressSeconds: 0 } } },
   // Client registrations are not counted per address (in effect: an allowance no one reaches).
   'oauth-registration-throttled-per-address': { limits: { oauthRegistration: { ...referenceLimits.oauthRegistration, perAddress: { limit: 1_000_000, windowSeconds: referenceLimits.oauthRegistration.perAddress.windowSeconds } } } },
   // Client metadata up to oidc-provider's own 56 KB body limit is registered.

@@ -2,7 +2,7 @@
 // person to a sign-in form, which takes the email and password the fixtures protocol gives every world user.
 // Attempts are posted from chosen loopback addresses (127.0.0.0/8 is all loopback on Linux) so that per-address
 // counts are observed without locking the kit out (rules sign-in-throttled-per-account,
-// sign-in-throttled-per-address, sign-in-unknown-email-same-cost, session-cookie-secure-over-https; all our
+// sign-in-throttled-per-address, sign-in-known-address-admitted, sign-in-unknown-email-same-cost, session-cookie-secure-over-https; all our
 // decisions, checked for a target that adopts them).
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
@@ -107,6 +107,25 @@ Then('signing in as {string} with the right password from another address answer
   if (!this.remembered.has('throttled-account') && !this.remembered.has('throttled-address')) return;
   const { email, password } = await this.signInUser(user);
   assertThrottled(await attempt(this, await freshAddress(this), email, password), SIGN_IN.perAccount.windowSeconds, `the right password for ${email} past the account limit`);
+});
+
+// ── a known address (rule sign-in-known-address-admitted) ──────────────────────────────────────────────────────
+
+When('{string} signs in to the app from an address of their own', async function (this: SiteWorld, user: string) {
+  if (!(await needChosenAddress(this, 'sign-in from a known address'))) return;
+  const { email, password } = await this.signInUser(user);
+  const from = (await freshAddress(this))!;
+  const answer = await attempt(this, from, email, password);
+  assert.ok(signedIn(answer), `signing in as ${email} from ${from} answered HTTP ${answer.status} with no cookie`);
+  this.remembered.set('own-address', from);
+});
+
+Then('signing in as {string} with the right password from their own address succeeds', async function (this: SiteWorld, user: string) {
+  const from = this.remembered.get('own-address') as string | undefined;
+  if (!from) return;
+  const { email, password } = await this.signInUser(user);
+  const answer = await attempt(this, from, email, password);
+  assert.ok(signedIn(answer), `signing in as ${email} from ${from}, where they signed in before, answered HTTP ${answer.status} while failures from elsewhere locked the account`);
 });
 
 // ── per address (rule sign-in-throttled-per-address) ───────────────────────────────────────────────────────────

@@ -84,6 +84,7 @@ export function appRouter(rt: Runtime): Router {
         return render(ctx, 'sign-in', { title: 'Sign in', next: safeNext(body.get('next')), error: 'Email or password is wrong.' }, { status: 401 });
       }
       sessions.start(ctx, user.userId, ws.id, rt.baseUrl);
+      signInThrottle.succeeded(email, clientAddress(ctx));
     } finally {
       admitted.settle(failed);
     }
