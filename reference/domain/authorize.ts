@@ -182,6 +182,15 @@ export function checkMergeTarget(ws: WorkspaceDoc, connection: Connection, targe
 }
 
 /**
+ * Who may see a plan at all (rule plan-page-site-members-only): a member of the plan's website, as for the website's
+ * own page. To anyone else the plan answers exactly as a missing one, so its page tells nothing of a website the
+ * person cannot open (an invitee's email, a draft's text).
+ */
+export function mayViewPlan(ws: WorkspaceDoc, plan: Plan, userId: string): boolean {
+  return Boolean(entryOf(ws.sites, plan.websiteId)?.members[userId]);
+}
+
+/**
  * Who may approve or decline a plan (rules plan-approval-signed-in-owner, plan-approver-owner-and-creator): an owner
  * of the plan's website who also created the plan's connection. The plan page shows its buttons by the same answer.
  */

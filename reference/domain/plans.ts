@@ -5,7 +5,7 @@ import type { Connection, Plan, Site, WorkspaceDoc } from './model.js';
 import type { PlanKind } from './vocabulary.js';
 import { newId } from './ids.js';
 import { DomainError } from './errors.js';
-import { checkPlanDecider, checkRole, checkScopes, checkWorkspaceGates, planGate, PLAN_REDEMPTION } from './authorize.js';
+import { checkPlanDecider, checkRole, mayViewPlan, checkScopes, checkWorkspaceGates, planGate, PLAN_REDEMPTION } from './authorize.js';
 import { entryOf } from './model.js';
 import { prepareToolOf } from '../../spec/index.js';
 
@@ -70,8 +70,9 @@ export function reviewCard(plan: Plan, site: Site | undefined, baseUrl: string) 
 export function decidePlan(ws: WorkspaceDoc, planId: string, userId: string, decision: 'approve' | 'decline', now: Date): Plan {
   collectExpiredPlans(ws, now);
   const plan = entryOf(ws.plans, planId);
-  if (!plan) {
-    if (entryOf(ws.expiredPlans, planId) !== undefined) throw new DomainError('plan_expired', 'This plan expired. Ask the assistant to prepare a fresh one.');
+  // A plan of a website the person is no member of is missing to them (rule plan-page-site-members-only).
+  if (!plan || !mayViewPlan(ws, plan, userId)) {
+    if (!plan && entryOf(ws.expiredPlans, planId) !== undefined) throw new DomainError('plan_expired', 'This plan expired. Ask the assistant to prepare a fresh one.');
     throw new DomainError('not_found', 'No such plan.');
   }
   checkPlanDecider(ws, plan, userId);

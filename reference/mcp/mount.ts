@@ -1,4 +1,6 @@
-// /api/mcp: authenticate the bearer, then answer the JSON-RPC message. A single plain tools/call (the message
+// /api/mcp: authenticate the bearer, then answer the JSON-RPC message in its protocol era. A message of the
+// 2026-07-28 era (its params._meta names a protocol version; era-2026.ts) is answered there, by the same handlers
+// and call path, without the SDK. In the 2025 era (initialize), a single plain tools/call (the message
 // every agent sends most) is answered directly: the call path's envelope in the SDK's CallToolResult encoding,
 // exactly the response the SDK would send, after the same header checks its transport makes. Everything else
 // (initialize, lists, resources, prompts, notifications, batches, a call with _meta or a task, any header or
@@ -25,6 +27,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS, ErrorCode, type JSONRPCErrorResponse } fro
 import { invalidParams, oversizedToolCall, plainToolCall } from './message-shape.js';
 import { callTool } from './pipeline.js';
 import { callToolResponseText, toCallToolResult } from './envelope.js';
+import { mayBeModern, serveModern } from './era-2026.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-cap imports get a tool error
 
@@ -68,20 +71,21 @@ export function mcpHandler(rt: Runtime) {
     }
     // JSON-RPC 2.0: an empty batch is an Invalid Request (the SDK would answer 202 with nothing).
     if (Array.isArray(body) && body.length === 0) return jsonRpcError(ctx, 400, -32600, 'Invalid Request: an empty batch.');
+    const caller = { workspaceId: principal.workspaceId, connectionId: principal.connectionId };
+    if (mayBeModern(body, ctx.get('mcp-protocol-version')) && (await serveModern(rt, ctx, caller, body))) return;
     const malformed = invalidParams(body);
     if (malformed) return jsonRpcError(ctx, 200, -32602, malformed.message, malformed.id);
     // Arguments over the bounds are refused by the call path (an envelope, logged) before the SDK's own request
     // parsing walks them, which costs about a second per 500,000 keys (rule tool-arguments-bounded).
     const oversized = oversizedToolCall(body, rt.limits.toolArguments);
     if (oversized) {
-      const envelope = await callTool(rt, { workspaceId: principal.workspaceId, connectionId: principal.connectionId }, oversized.name, oversized.args);
+      const envelope = await callTool(rt, caller, oversized.name, oversized.args);
       ctx.status = 200;
       ctx.body = { jsonrpc: '2.0', id: oversized.id, result: toCallToolResult(envelope) };
       return;
     }
     const direct = plainToolCall(body);
     if (direct && transportWouldAccept(ctx)) {
-      const caller = { workspaceId: principal.workspaceId, connectionId: principal.connectionId };
       let answer: string;
       try {
         answer = callToolResponseText(direct.id, await callTool(rt, caller, direct.name, direct.args));

@@ -27,7 +27,9 @@ export async function defaultWebsiteId(rt: Runtime, principal: Principal): Promi
 
 export async function readResource(rt: Runtime, principal: Principal, uri: string): Promise<ReadResourceResult> {
   const spec = RESOURCES.find((r) => r.uri === uri);
-  if (!spec) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}; see resources/list.`);
+  // Rule mcp-2026-resource-not-found: -32602 with the uri as data in both eras (the SDK v2 reads exactly { uri } as
+  // "resource not found"; -32002 is the older SDKs' code).
+  if (!spec) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}; see resources/list.`, { uri });
   const websiteId = await defaultWebsiteId(rt, principal);
   const envelope = await callTool(rt, principal, spec.tool, websiteId ? { websiteId } : {}, { kind: 'resource', name: uri });
   return { contents: [{ uri, mimeType: spec.mimeType, text: JSON.stringify(envelope) }] };

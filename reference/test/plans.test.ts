@@ -85,7 +85,7 @@ describe('decidePlan rule:plan-approver-owner-and-creator rule:plan-approve-befo
     expect(refusal(() => decidePlan(ws, d.planId, owner, 'approve', T0))).toMatchObject({ code: 'conflict', message: 'This plan is already declined.' });
   });
 
-  it('another member, an owner who did not create the connection, or a plan whose connection or site is gone: owner_only', () => {
+  it('another member, an owner who did not create the connection, or a plan whose connection is gone: owner_only; no member of the website, or its website gone: not_found (rule plan-page-site-members-only)', () => {
     const { ws, connection, site } = fixture();
     site.members.usr_other = 'owner';
     const p = plan(ws, connection);
@@ -98,7 +98,8 @@ describe('decidePlan rule:plan-approver-owner-and-creator rule:plan-approve-befo
     const noSite = fixture();
     const r = plan(noSite.ws, noSite.connection);
     delete noSite.ws.sites.site_1;
-    expect(refusal(() => decidePlan(noSite.ws, r.planId, owner, 'approve', T0)).code).toBe('owner_only');
+    expect(refusal(() => decidePlan(noSite.ws, r.planId, owner, 'approve', T0))).toMatchObject({ code: 'not_found', message: 'No such plan.' });
+    expect(refusal(() => decidePlan(ws, p.planId, 'usr_stranger', 'approve', T0))).toMatchObject({ code: 'not_found', message: 'No such plan.' });
     expect(ws.plans[p.planId]!.status).toBe('awaiting_approval');
   });
 

@@ -11,7 +11,7 @@ import { indexConnection } from '../../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { DomainError } from '../../domain/errors.js';
 import { HTTP_STATUS } from '../errors.js';
-import { authorizeRevoke, mayDecidePlan } from '../../domain/authorize.js';
+import { authorizeRevoke, mayDecidePlan, mayViewPlan } from '../../domain/authorize.js';
 import { appSecurityHeaders, message, render } from '../../web/render.js';
 import { checkedForm, formOf, readForm, safeNext, sessionOf, signedIn } from '../../web/session.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -137,7 +137,8 @@ export function appRouter(rt: Runtime): Router {
     const ws = (await rt.store.read(session.workspaceId))!;
     const plan = entryOf(ws.plans, ctx.params.planId);
     const now = rt.clock.now(ws.id);
-    if (!plan || plan.expiresAt <= now.toISOString()) {
+    // Only for members of the plan's website, like the website's own page (rule plan-page-site-members-only).
+    if (!plan || plan.expiresAt <= now.toISOString() || !mayViewPlan(ws, plan, session.userId)) {
       return message(ctx, 'Plan not available', 'This plan does not exist or has expired. Ask your assistant to prepare a fresh one.', 404, [{ href: '/app/', text: 'Your sites' }]);
     }
     const site = entryOf(ws.sites, plan.websiteId);
