@@ -22,6 +22,7 @@
 // written only once the call's answer passed its check, so a call that fails after its last write keeps
 // nothing (rule tool-answer-checked-before-commit).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
@@ -29,6 +30,9 @@ import type { Site, WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
 import { fsyncDirectory, writeFileDurably } from './durable-file.js';
 import { Journal, type BeforeFileWrite, type Intent } from './journal.js';
+
+/** The longest lookup file name kept in its reversible form (a file system allows 255 bytes; the rest is margin). */
+const MAX_READABLE_NAME = 200;
 
 export type DirectoryKind = 'site' | 'token' | 'connection' | 'email' | 'user' | 'hostname' | 'delivery' | 'oauth';
 
@@ -573,8 +577,14 @@ export class Store {
   }
 
   #dirPath(kind: DirectoryKind, key: string): string {
-    // Keys are ids, hex hashes or emails; encode so any of them is a safe file name.
-    return join('directory', `${kind}-${Buffer.from(key).toString('base64url')}`);
+    // Keys are ids, hex hashes or emails, some of them a caller's string of any length; encode so any of them is a
+    // safe file name. A name past the file system's 255 bytes failed every lookup with ENAMETOOLONG (a 500 for a
+    // sign-in or a public page, issue 33 finding 14), so a long key is named by its SHA-256 instead (rule
+    // store-lookup-names-bounded). '.' is not of the base64url alphabet: the two forms never name the same file,
+    // and names already stored (all short: a long one could never be written) keep their form.
+    const encoded = Buffer.from(key).toString('base64url');
+    if (kind.length + 1 + encoded.length <= MAX_READABLE_NAME) return join('directory', `${kind}-${encoded}`);
+    return join('directory', `${kind}.${createHash('sha256').update(key).digest('base64url')}`);
   }
 
   async #workspace(workspaceId: string): Promise<Workspace | undefined> {
