@@ -5,6 +5,17 @@ import type { Context } from 'koa';
 import type { Runtime } from '../runtime.js';
 import { ASSET_TYPES } from '../store/asset-files.js';
 
+/**
+ * Headers of every file a site keeps and this origin serves (rule served-files-no-forms-no-framing): an SVG runs no
+ * script and loads nothing (default-src), and neither posts a form (form-action: default-src does not cover it, so
+ * an SVG could draw a sign-in form posting a typed password elsewhere) nor renders inside another site's frame.
+ */
+function servedFileHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'");
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+}
+
 export function libraryHandler(rt: Runtime) {
   return async (ctx: Context): Promise<void> => {
     const { websiteId, file } = ctx.params as { websiteId: string; file: string };
@@ -15,7 +26,7 @@ export function libraryHandler(rt: Runtime) {
     try {
       ctx.body = await readFile(join(rt.config.dataDir, 'library', websiteId, file));
       ctx.type = 'image/svg+xml';
-      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      servedFileHeaders(ctx);
     } catch {
       ctx.status = 404;
     }
@@ -24,8 +35,8 @@ export function libraryHandler(rt: Runtime) {
 
 /**
  * Serves the copies of imported assets (store/asset-files.ts; rules import-site-assets-revalidated,
- * portable-site-assets-carried) with the type their name says; an imported SVG can run nothing (same policy as the
- * library's) and a non-image asset is a download, never a page of this origin.
+ * portable-site-assets-carried) with the type their name says; an imported SVG can run nothing, post no form and be
+ * framed by no site (same headers as the library's) and a non-image asset is a download, never a page of this origin.
  */
 export function importedAssetHandler(rt: Runtime) {
   return async (ctx: Context): Promise<void> => {
@@ -38,8 +49,7 @@ export function importedAssetHandler(rt: Runtime) {
     const ext = file.slice(file.lastIndexOf('.') + 1);
     ctx.body = body;
     ctx.type = ASSET_TYPES[ext]!;
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    servedFileHeaders(ctx);
     if (ext === 'bin') ctx.set('Content-Disposition', 'attachment');
   };
 }
