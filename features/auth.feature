@@ -12,16 +12,25 @@ Feature: Authentication at the MCP endpoint
   # The 401 is checked apart from OAuth's authorization server (scenario below): a target without one, or with
   # registration switched off, still refuses an unauthenticated request this way (§4.1, §5).
   @rule:mcp-requires-bearer @rule:error-codes
-  Scenario: Without a valid bearer token the endpoint answers 401 pointing at the protected-resource metadata
+  Scenario: Without a valid bearer token the endpoint answers 401
     When an unauthenticated client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint
     Then the HTTP status is 401
     And the response header "www-authenticate" contains "Bearer"
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_sites\",\"arguments\":{}}}" to the MCP endpoint with token "smcp_live_notarealtokenatall"
+    Then the HTTP status is 401
+    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "{{remembered:token:agent}}x"
+    Then the HTTP status is 401
+
+  # Where OAuth is offered (§5.1), the 401 tells a client where to begin it.
+  @rule:mcp-requires-bearer @rule:protected-resource-metadata
+  Scenario: The 401 points at the protected-resource metadata
+    Given the target offers "oauth"
+    When an unauthenticated client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint
+    Then the HTTP status is 401
     And the response header "www-authenticate" contains "resource_metadata=\"{{base}}/.well-known/oauth-protected-resource/api/mcp\""
     When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_sites\",\"arguments\":{}}}" to the MCP endpoint with token "smcp_live_notarealtokenatall"
     Then the HTTP status is 401
     And the response header "www-authenticate" contains "resource_metadata=\"{{base}}/.well-known/oauth-protected-resource/api/mcp\""
-    When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "{{remembered:token:agent}}x"
-    Then the HTTP status is 401
     When a client GETs "/.well-known/oauth-protected-resource/api/mcp"
     Then the HTTP status is 200
     And the response JSON at "/resource" equals "{{base}}/api/mcp"
@@ -53,6 +62,7 @@ Feature: Authentication at the MCP endpoint
 
   @rule:oauth-dynamic-client-registration @rule:oauth-external-idp @rule:oauth-token-verified-at-edge @rule:protected-resource-metadata
   Scenario: OAuth discovery leads to an authorization server with dynamic client registration; a forged token is refused
+    Given the target offers "oauth"
     Then the protected-resource metadata names the MCP endpoint and an authorization server that offers dynamic client registration
     When a client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint with token "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
     Then the HTTP status is 401

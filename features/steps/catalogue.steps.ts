@@ -5,7 +5,7 @@ import { Then } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
 import { loadJson, loadTools } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
-import { activeDeclaration, declaredErrorCode } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, declaredErrorCode, declaredNotImplemented, NotImplemented } from '../../conformance/lib/declaration.js';
 
 const RESOURCES = loadJson<{ resources: { uri: string; tool: string }[] }>('resources.json').resources;
 
@@ -96,7 +96,10 @@ Then('the tools listed are exactly the catalogue of §4.3', async function (this
   const { tools } = await anyConnection(this).listTools();
   const listed = new Set(tools.map((t) => t.name));
   const catalogue = new Set(loadTools().map((t) => t.name));
-  assert.deepEqual({ missing: [...catalogue].filter((n) => !listed.has(n)).sort(), extra: [...listed].filter((n) => !catalogue.has(n)).sort() }, { missing: [], extra: [] });
+  // A tool the declaration says is not built yet is not counted missing, and reported as not checked.
+  const notBuilt = [...catalogue].filter((n) => !listed.has(n) && declaredNotImplemented('tools', n));
+  if (notBuilt.length) this.notChecked(`not implemented: tools ${notBuilt.join(', ')} (notImplemented in the declaration)`);
+  assert.deepEqual({ missing: [...catalogue].filter((n) => !listed.has(n) && !notBuilt.includes(n)).sort(), extra: [...listed].filter((n) => !catalogue.has(n)).sort() }, { missing: [], extra: [] });
 });
 
 // §9.2: the tools of the scopes named there exist from a date (rule tools-since): each is in tools/list and a call
@@ -104,8 +107,12 @@ Then('the tools listed are exactly the catalogue of §4.3', async function (this
 Then('the tools of the scopes {string} are listed and answer calls, as they exist since {string}', async function (this: SiteWorld, scopes: string, since: string) {
   if (Date.now() < Date.parse(since)) return this.notChecked(`the tools that exist only from ${since}`);
   const wanted = new Set(list(scopes));
-  const expected = loadTools().filter((t) => t.scopes.some((s) => wanted.has(s))).map((t) => t.name).sort();
-  assert.ok(expected.length > 0, `no catalogue tool needs ${scopes}`);
+  const all = loadTools().filter((t) => t.scopes.some((s) => wanted.has(s))).map((t) => t.name).sort();
+  assert.ok(all.length > 0, `no catalogue tool needs ${scopes}`);
+  const notBuilt = all.filter((n) => declaredNotImplemented('tools', n));
+  const expected = all.filter((n) => !notBuilt.includes(n));
+  if (!expected.length) throw new NotImplemented(`tools ${notBuilt.join(', ')} (notImplemented in the declaration)`);
+  if (notBuilt.length) this.notChecked(`not implemented: tools ${notBuilt.join(', ')} (notImplemented in the declaration)`);
   const connection = anyConnection(this);
   const listed = new Set((await connection.listTools()).tools.map((t) => t.name));
   assert.deepEqual(expected.filter((n) => !listed.has(n)), [], `tools of ${scopes} missing from tools/list`);

@@ -72,6 +72,19 @@ export interface ImplementationDeclaration {
    */
   unknownTool?: 'envelope' | 'json-rpc-error';
   /**
+   * What the implementation has not built yet. A scenario that needs one of these is reported as not checked (not implemented), never failed, and tool-catalogue-exact does not count a listed tool as missing. Without this, a catalogue tool absent from tools/list is treated the same way, and only tool-catalogue-exact fails for it.
+   */
+  notImplemented?: {
+    /**
+     * Tools of the source's §4.3 not built yet.
+     */
+    tools?: string[];
+    /**
+     * Parts of the interface not built yet: oauth (§5.1 authorization server and the 401's protected-resource metadata).
+     */
+    parts?: 'oauth'[];
+  };
+  /**
    * true: reading each §4.4 resource answers the JSON envelope its site:read tool answers (spec/resources.json names the tool).
    */
   resourcesMirrorTools?: boolean;
