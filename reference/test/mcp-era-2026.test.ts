@@ -178,6 +178,22 @@ describe('the 2026-07-28 wire, raw', () => {
     const noCapabilities = await post('tools/list', {}, {}, { 'io.modelcontextprotocol/protocolVersion': VERSION });
     expect(noCapabilities.status).toBe(400);
     expect(noCapabilities.body.error?.code).toBe(-32602);
+    // The era has no batches: a batch holding one of its requests is an Invalid Request.
+    const batch = await fetch(`${test.url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }]),
+    });
+    expect(batch.status).toBe(400);
+    expect(((await batch.json()) as Answer['body']).error?.code).toBe(-32600);
+  });
+
+  it('bounds a tool\'s arguments before anything walks them, as in the 2025 era (rule tool-arguments-bounded)', async () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 200; i++) deep = { d: deep };
+    const { status, body } = await post('tools/call', { name: 'list_sites', arguments: deep });
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({ isError: true, resultType: 'complete', structuredContent: { ok: false, error: { code: 'validation_failed' } } });
   });
 
   it('a tool call is the same envelope in both eras', async () => {
