@@ -65,3 +65,10 @@ Feature: OAuth 2.1 clients are bound to exactly one connection
     Given the target adopts the decision "oauth-registration-metadata-capped"
     When an OAuth client registers with metadata one byte over the cap
     Then the registration is refused with a 4xx and an OAuth JSON error, and names no client
+
+  @rule:oauth-no-error-redirect-unverified-client
+  Scenario: A failing authorization request of a client that never redeemed a code leaves the browser where it is
+    # Registration is open to anyone (§5.1): redirecting a new client's errors would be an open redirect. Ours.
+    Given the target adopts the decision "oauth-no-error-redirect-unverified-client"
+    When an OAuth client registers with the redirect URI "https://redirect.invalid/conformance-callback"
+    Then authorization requests of that client that fail do not send the browser to its redirect URI

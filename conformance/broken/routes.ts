@@ -74,3 +74,21 @@ export function authMdWithout(scope: string): () => Router {
     return router;
   };
 }
+
+/**
+ * oauth-no-error-redirect-unverified-client: an authorization request without a PKCE challenge is answered with a
+ * redirect to whatever redirect_uri it names, the error attached, before the provider sees it: an open redirect.
+ */
+export function authorizationErrorsRedirect(): Router {
+  const router = new Router();
+  router.get('/oidc/auth', (ctx, next) => {
+    const redirectUri = typeof ctx.query.redirect_uri === 'string' ? ctx.query.redirect_uri : undefined;
+    if (!redirectUri || ctx.query.code_challenge || !URL.canParse(redirectUri)) return next();
+    const to = new URL(redirectUri);
+    to.searchParams.set('error', 'invalid_request');
+    if (typeof ctx.query.state === 'string') to.searchParams.set('state', ctx.query.state);
+    ctx.status = 303;
+    ctx.redirect(to.href);
+  });
+  return router;
+}

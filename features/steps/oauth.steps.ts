@@ -110,3 +110,39 @@ Then('the registration is refused with a 4xx and an OAuth JSON error, and names 
   assert.equal(typeof json?.error, 'string', `no OAuth JSON error: ${answer.text.slice(0, 300)}`);
   assert.equal(json?.client_id, undefined, 'a refused registration answered a client_id');
 });
+
+// ── Errors of a client that never redeemed a code (rule oauth-no-error-redirect-unverified-client, our decision) ──
+// Registration is open to anyone, so a server that sends a browser to a new client's redirect URI with an error is an
+// open redirect: a link to its authorization endpoint with a deliberate mistake leaves the site for any address.
+
+When('an OAuth client registers with the redirect URI {string}', async function (this: SiteWorld, redirectUri: string) {
+  this.remembered.set('registration-endpoint', await registrationEndpoint(this));
+  const from = (await kitChoosesAddress(this)) ? randomLoopback() : undefined;
+  const body = JSON.stringify({ client_name: 'conformance redirect', redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' });
+  const answer = await registerFrom(this, from, body);
+  assert.equal(answer.status, 201, `registering a client with the redirect URI ${redirectUri} answered HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+  const clientId = (answer.json as { client_id?: unknown }).client_id;
+  assert.equal(typeof clientId, 'string', 'the registration answered no client_id');
+  this.remembered.set('registered-client', { clientId, redirectUri });
+});
+
+Then('authorization requests of that client that fail do not send the browser to its redirect URI', async function (this: SiteWorld) {
+  const { clientId, redirectUri } = this.remembered.get('registered-client') as { clientId: string; redirectUri: string };
+  const resource = await discoverOAuthProtectedResourceMetadata(`${this.url}/api/mcp`);
+  const endpoint = (await discoverAuthorizationServerMetadata(resource.authorization_servers![0]!))?.authorization_endpoint;
+  assert.ok(endpoint, 'the authorization server advertises no authorization_endpoint');
+  const target = new URL(redirectUri);
+  // A request without PKCE (OAuth 2.1 requires it), one with a response type no server offers, each also with the
+  // error delivered by a posted form.
+  const failing: Record<string, string>[] = [{ response_type: 'code' }, { response_type: 'code conformance-unknown' }, { response_type: 'code', response_mode: 'form_post' }];
+  for (const params of failing) {
+    const url = new URL(endpoint);
+    for (const [k, v] of Object.entries({ client_id: clientId, redirect_uri: redirectUri, scope: 'site:read', state: 'conformance', ...params })) url.searchParams.set(k, v);
+    const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+    const html = await res.text();
+    const location = res.headers.get('location');
+    const to = location ? new URL(location, url) : undefined;
+    assert.ok(!to || to.host !== target.host, `${url.search} answered HTTP ${res.status} with Location ${location}: the browser leaves for the new client's redirect URI`);
+    assert.ok(!html.includes(target.host), `${url.search} answered HTTP ${res.status} with a page that names ${target.host} (a form posting the error there): ${html.slice(0, 300)}`);
+  }
+});

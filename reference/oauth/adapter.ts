@@ -50,6 +50,12 @@ export interface OidcState {
   Adapter: new (model: string) => Adapter;
   /** Removes every expired record of the models in use from disk; answers how many it removed. */
   sweep(): Promise<number>;
+  /**
+   * Whether a client has redeemed an authorization code (it is then kept without a lifetime, rule
+   * oauth-unused-clients-expire). Synchronous, for oidc-provider's error events: false until the clients are loaded,
+   * which they are whenever the provider has found the client it is answering for.
+   */
+  clientVerified(clientId: string): boolean;
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -132,6 +138,7 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
   await mkdir(root, { recursive: true });
   const now = options.now ?? Date.now;
   const models = new Map<string, Promise<ModelRecords>>();
+  let clients: ModelRecords | undefined;
   const mutex = new KeyedMutex();
 
   const write = async (records: ModelRecords, stored: Stored): Promise<void> => {
@@ -174,6 +181,7 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
     if (!records) {
       if (!/^[A-Za-z]+$/.test(model)) throw new Error(`unexpected oidc-provider model name ${model}`);
       records = open(model);
+      if (model === CLIENT_MODEL) void records.then((loaded) => (clients = loaded), () => undefined);
       models.set(model, records);
     }
     return records;
@@ -279,6 +287,10 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
 
   return {
     Adapter,
+    clientVerified: (clientId) => {
+      const entry = clients?.index.get(clientId);
+      return entry !== undefined && entry.expiresAt === undefined;
+    },
     sweep: async () => {
       let removed = 0;
       for (const records of models.values()) removed += await sweepModel(await records);

@@ -17,6 +17,8 @@ import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
 import { openOidcState, persistentKeys } from './adapter.js';
 import { REGISTRATION_PATH, registrationAdmission } from './registration.js';
+import type { Context } from 'koa';
+import { appSecurityHeaders, message } from '../web/render.js';
 
 export interface IdentityProvider {
   provider: Provider;
@@ -81,6 +83,14 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
       },
     },
     interactions: { url: (_ctx, interaction) => `/oidc-interaction/${interaction.uid}` },
+    // An error the browser is not sent back with (rule oauth-no-error-redirect-unverified-client, and every error
+    // OAuth never redirects) is a page of ours, with the app's headers and a client error's status: never a 3xx
+    // without a Location, which a redirect-looking answer to an error request would otherwise be.
+    renderError: (ctx, out, error) => {
+      const status = 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 400;
+      const why = typeof out.error_description === 'string' ? out.error_description : String(out.error ?? 'invalid request');
+      message(ctx as unknown as Context, 'Connection not possible', [`The AI client's sign-in request was refused: ${why}.`, 'Start connecting again from your AI client.'], status);
+    },
     features: {
       devInteractions: { enabled: false },
       // No registration access token: without registration management nothing uses it, and oidc-provider would
@@ -100,7 +110,25 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
     ttl: { AccessToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 30 * 86_400, RefreshToken: 30 * 86_400 },
   });
   provider.proxy = false;
+  // Its own pages (the error page, the logout pages) cannot be framed or sniffed, like the app's (rule
+  // oauth-provider-pages-frame-protection); set first, so an answer that fails keeps them.
+  provider.use(async (ctx, next) => {
+    appSecurityHeaders(ctx);
+    ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+    await next();
+  });
   // Before the provider's own routes, so a refused registration is never read.
   provider.use(registrationAdmission(admission.limiter, registration));
+  // An authorization error goes back to the client's redirect URI only for a client that has redeemed a code (rule
+  // oauth-no-error-redirect-unverified-client). Registration is open to anyone, so otherwise a link to /oidc/auth
+  // with a deliberate error would send a browser to any address its author registered: an open redirect (RFC 9700
+  // §4.11.2 lets the server not redirect to a URI it does not trust). oidc-provider emits these events
+  // synchronously before it decides, and renders its error page for an error that allows no redirect.
+  const noRedirectForUnverified = (ctx: { oidc?: { client?: { clientId: string } } }, error: { allow_redirect?: boolean }) => {
+    const client = ctx.oidc?.client;
+    if (!client || !state.clientVerified(client.clientId)) error.allow_redirect = false;
+  };
+  provider.on('authorization.error', noRedirectForUnverified);
+  (provider as unknown as { on(event: string, listener: typeof noRedirectForUnverified): void }).on('server_error', noRedirectForUnverified);
   return { provider, issuer, resource, publicJwks: { keys: [publicJwk] } };
 }
