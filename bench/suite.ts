@@ -7,7 +7,11 @@
 // then the fastest figure against the goal. The reference's store is where the kit puts a throwaway reference's
 // (conformance/lib/scratch-dir.ts: in memory when the machine has room, as in npm test), and the first line says where.
 //
-//   npm run bench -- suite [--parallel 1,2,4] [--repeat 1] [--cpu-prof DIR] [-- <features/x.feature ...>]
+//   npm run bench -- suite [--parallel 1,2,4|auto] [--repeat 1] [--latency MS] [--cpu-prof DIR] [-- <features/x.feature ...>]
+//
+// --latency MS also runs the suite through a proxy that holds every request MS milliseconds (a target in another
+// region, issue 32: goal under 30 s at 50 ms), with the kit choosing its parallelism from the round trip it measures
+// (auto), printed beside the local run.
 //
 // --cpu-prof DIR writes a V8 CPU profile of the reference over all the runs (npx tsx bench/cpu-profile-summary.ts).
 import { spawn } from 'node:child_process';
@@ -18,21 +22,25 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from '../conformance/lib/scratch-dir.js';
 import { startReference } from './lib/reference-process.js';
+import { startDelayingProxy } from './lib/delaying-proxy.js';
 import { descendantsCpuSeconds, processCpu } from './lib/proc.js';
 import { benchArgs } from './lib/args.js';
 
 const GOAL_SECONDS = 12;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const { values, positionals } = benchArgs(import.meta.url, {
-  options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, 'cpu-prof': { type: 'string' } },
+  options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, 'cpu-prof': { type: 'string' } },
   allowPositionals: true,
 });
-const workers = values.parallel.split(',').map(Number);
+// 0 stands for auto: the kit chooses from the target's round trip (no --parallel).
+const workers = values.parallel.split(',').map((p) => (p === 'auto' ? 0 : Number(p)));
 const repeat = Number(values.repeat);
-if (workers.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(repeat) || repeat < 1) {
-  console.error('suite: --parallel takes whole numbers of at least 1 separated by commas (e.g. 1,2,4), --repeat one whole number of at least 1.');
+const latency = Number(values.latency);
+if (workers.some((n) => !Number.isInteger(n) || n < 0) || !Number.isInteger(repeat) || repeat < 1 || !Number.isInteger(latency) || latency < 0) {
+  console.error('suite: --parallel takes whole numbers of at least 1 or auto separated by commas (e.g. 1,2,auto), --repeat one whole number of at least 1, --latency milliseconds (0 or more).');
   process.exit(2);
 }
+const LATENCY_GOAL_SECONDS = 30;
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
 const cpuSeconds = processCpu;
@@ -47,6 +55,10 @@ function exitedChildrenCpuSeconds(): number {
 
 interface Run {
   parallel: number;
+  /** What the kit's start line said of its parallelism (and the round trip it measured). */
+  chosen?: string;
+  /** The proxy's delay in front of the reference, 0 for a run without it. */
+  latency?: number;
   seconds: number;
   /** The server's CPU seconds during the run, and the kernel's part of them (files, fsync, sockets). */
   serverCpu: number;
@@ -74,14 +86,18 @@ function scenarioTimes(junitFile: string): Run['scenarios'] {
 
 async function conformanceRun(url: string, secret: string, parallel: number): Promise<Run> {
   const reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-suite-'));
-  const args = ['--import', 'tsx/esm', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', '--parallel', String(parallel), '--report-dir', reportDir, ...positionals];
+  const args = ['--import', 'tsx/esm', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', ...(parallel ? ['--parallel', String(parallel)] : []), '--report-dir', reportDir, ...positionals];
   const serverCpu0 = cpuSeconds(serverPid);
   const browserCpu0 = descendantsCpuSeconds(serverPid);
   const kitCpu0 = exitedChildrenCpuSeconds();
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
   let out = '';
-  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
+  let head = '';
+  const keep = (d: Buffer) => {
+    if (head.length < 2_000) head += d.toString();
+    out = (out + d.toString()).slice(-20_000);
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const killer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
@@ -96,7 +112,9 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
   const serverCpu1 = cpuSeconds(serverPid);
   const browserCpu = descendantsCpuSeconds(serverPid) - browserCpu0;
   const serverSystem = serverCpu1.system - serverCpu0.system;
-  return { parallel, seconds, serverCpu: serverCpu1.user - serverCpu0.user + serverSystem, serverSystem, browserCpu, kitCpu, exitCode, summary, failures, scenarios };
+  // The parallelism the kit chose, when it chose (its start line: "parallel 8 (round trip 51.2 ms)").
+  const chosen = /· parallel (\d+)[^·]*·/.exec(head);
+  return { parallel: parallel || Number(chosen?.[1] ?? 0), chosen: chosen?.[0].slice(2, -2), seconds, serverCpu: serverCpu1.user - serverCpu0.user + serverSystem, serverSystem, browserCpu, kitCpu, exitCode, summary, failures, scenarios };
 }
 
 const cpuProfDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
@@ -106,19 +124,34 @@ const serverPid = server.pid!;
 const runs: Run[] = [];
 try {
   console.log(`conformance run against a running reference (${server.url}, its store under ${storeParent}), declaration conformance/declarations/reference.yaml${positionals.length ? `, ${positionals.join(' ')}` : ''}, node ${process.version}`);
-  for (let round = 0; round < repeat; round++) {
-    for (const parallel of workers) {
-      const run = await conformanceRun(server.url, server.fixturesSecret, parallel);
-      runs.push(run);
-      console.log(`  --parallel ${String(parallel).padEnd(2)} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s (${run.serverSystem.toFixed(1)} s of it system), its browser's ${run.browserCpu.toFixed(1)} s, kit CPU ${run.kitCpu.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}, exit ${run.exitCode}: ${run.summary}`);
-      // A failed run is no figure; say what failed so it can be replayed (npm run conformance -- --rules …).
-      for (const line of run.failures) console.log(`      ${line}`);
+  const proxy = latency > 0 ? await startDelayingProxy(server.url, latency) : undefined;
+  try {
+    for (let round = 0; round < repeat; round++) {
+      // Local and remote runs interleaved, so the load of the machine weighs on both alike.
+      for (const [url, delay, list] of [[server.url, 0, workers], ...(proxy ? [[proxy.url, latency, [0]]] : [])] as [string, number, number[]][]) {
+        for (const parallel of list) {
+          const run = { ...(await conformanceRun(url, server.fixturesSecret, parallel)), latency: delay };
+          runs.push(run);
+          const how = parallel ? `--parallel ${String(parallel).padEnd(2)}` : `auto: ${run.chosen ?? '?'}`;
+          console.log(`  ${delay ? `${delay} ms away, ` : ''}${how} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s (${run.serverSystem.toFixed(1)} s of it system), its browser's ${run.browserCpu.toFixed(1)} s, kit CPU ${run.kitCpu.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}, exit ${run.exitCode}: ${run.summary}`);
+          // A failed run is no figure; say what failed so it can be replayed (npm run conformance -- --rules …).
+          for (const line of run.failures) console.log(`      ${line}`);
+        }
+      }
     }
+  } finally {
+    await proxy?.stop();
   }
 } finally {
   await server.stop();
 }
-const passing = runs.filter((r) => r.exitCode === 0);
+const remote = runs.filter((r) => r.latency && r.exitCode === 0);
+if (latency > 0) {
+  const best = remote.reduce<Run | undefined>((a, b) => (!a || b.seconds < a.seconds ? b : a), undefined);
+  console.log(best ? `fastest passing run ${latency} ms away: ${best.seconds.toFixed(1)} s (${best.chosen}) (goal: under ${LATENCY_GOAL_SECONDS} s at 50 ms) ${positionals.length ? 'no verdict: named features' : latency !== 50 ? 'no verdict: the goal is for 50 ms' : best.seconds < LATENCY_GOAL_SECONDS ? 'met' : 'NOT met'}` : `no run ${latency} ms away passed, so no figure`);
+  if (!best) process.exitCode = 1;
+}
+const passing = runs.filter((r) => !r.latency && r.exitCode === 0);
 if (passing.length === 0) {
   console.log(`no run passed, so no figure (goal: under ${GOAL_SECONDS} s)`);
   process.exitCode = 1;

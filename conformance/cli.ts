@@ -84,7 +84,8 @@ async function checkCommandLine() {
       tags: { type: 'string' },
       name: { type: 'string', multiple: true },
       seed: { type: 'string' },
-      parallel: { type: 'string', default: '2' },
+      // Without it, the target's round trip decides (conformance/lib/round-trip.ts): 2 on this machine, up to 8 far away.
+      parallel: { type: 'string' },
       'include-wip': { type: 'boolean', default: false },
       // Also run the fast-check properties (vitest, conformance/properties) against the same target.
       properties: { type: 'boolean', default: false },
@@ -107,8 +108,8 @@ async function checkCommandLine() {
 
   const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
   if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}.`);
-  const parallel = Number(values.parallel);
-  if (!Number.isInteger(parallel) || parallel < 1) usageError(`--parallel takes a positive integer, got ${JSON.stringify(values.parallel)}.`);
+  const parallel = values.parallel === undefined ? undefined : Number(values.parallel);
+  if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1)) usageError(`--parallel takes a positive integer, got ${JSON.stringify(values.parallel)}.`);
   if (values['call-timeout'] !== undefined && !(Number(values['call-timeout']) > 0)) usageError(`--call-timeout takes a number of seconds above 0, got ${JSON.stringify(values['call-timeout'])}.`);
 
   const { ExpectedFailuresError, readExpectedFailures, rulesNamedInSuite } = await import('./lib/run-selection.js');
@@ -216,6 +217,7 @@ async function main(): Promise<number> {
   try {
     process.env.SITE_MCP_URL = target.url;
     process.env.SITE_MCP_FIXTURES_SECRET = target.fixturesSecret;
+    let roundTripMs: number | undefined;
     if (!values['dry-run']) {
       const { prerequisites, PrerequisiteError } = await import('./lib/prerequisites.js');
       try {
@@ -224,7 +226,10 @@ async function main(): Promise<number> {
         console.error(error instanceof PrerequisiteError ? error.message : `prerequisite failed: ${(error as Error).message}`);
         return 2;
       }
+      if (parallel === undefined) roundTripMs = await (await import('./lib/round-trip.js')).measureRoundTrip(target);
     }
+    const { parallelForRoundTrip } = await import('./lib/round-trip.js');
+    const chosenParallel = parallel ?? parallelForRoundTrip(roundTripMs ?? 0);
     // Cucumber's parallel workers are worker threads: they load the TypeScript step definitions through tsx, from
     // this process's node options and NODE_OPTIONS. The kit's TypeScript is all ESM, so tsx's ESM hooks are enough;
     // its full loader (`--import tsx`, the tsx command) also hooks every CommonJS require, scanning each of
@@ -239,7 +244,7 @@ async function main(): Promise<number> {
       {
         file: 'cucumber.mjs',
         profiles: values['include-wip'] ? ['wip'] : [],
-        provided: { ...(values.tags || rulesTagExpression ? { tags: [values.tags, rulesTagExpression].filter(Boolean).map((t) => `(${t})`).join(' and ') } : {}), name: values.name ?? [], parallel, dryRun: values['dry-run'] },
+        provided: { ...(values.tags || rulesTagExpression ? { tags: [values.tags, rulesTagExpression].filter(Boolean).map((t) => `(${t})`).join(' and ') } : {}), name: values.name ?? [], parallel: chosenParallel, dryRun: values['dry-run'] },
       },
       { cwd: repo },
     );
@@ -249,7 +254,7 @@ async function main(): Promise<number> {
     // worker thread loads Cucumber, tsx and the steps again, about 1.2 s of CPU (issue 16). Parsing the selection
     // first costs about 50 ms.
     const selected = (await loadSources(runConfiguration.sources, { cwd: repo })).plan.length;
-    const workers = Math.min(parallel, selected);
+    const workers = Math.min(chosenParallel, selected);
     runConfiguration.runtime.parallel = workers <= 1 ? 0 : workers;
     // Reports CI understands, from Cucumber's own formatters, and Cucumber's message stream, all in this run's
     // report directory (cucumber.mjs names reports/ for direct use): runs side by side, as in `npm test`, must not
@@ -258,7 +263,7 @@ async function main(): Promise<number> {
     runConfiguration.formats.files = { ...Object.fromEntries(others), [join(reportsDir, 'cucumber-messages.ndjson')]: 'message' };
     // junit.xml is written from the report below: Cucumber's JUnit formatter would count a cut-short scenario as a pass.
     if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'report.html')]: 'html' };
-    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
+    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers}${roundTripMs === undefined ? '' : ` (round trip ${roundTripMs.toFixed(1)} ms)`} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
     // Messages are collected in-process (the message file written by the formatter may still be flushing).
     const envelopes: Record<string, any>[] = [];
     const { success } = await runCucumber(runConfiguration, { cwd: repo }, (envelope) => envelopes.push(envelope as Record<string, any>));
