@@ -110,7 +110,7 @@ export class Runtime {
   readonly handlers: HandlerTable;
   /** The steps of every tool call (mcp/pipeline.ts CALL_STEPS), as the compositions left them. */
   readonly callSteps: readonly CallStep[];
-  readonly pairings = new Pairings();
+  readonly pairings: Pairings;
   #oauth: Promise<{ idp: IdentityProvider; edge: OAuthEdge }> | undefined;
 
   /** The identity provider and the MCP edge's verifier, made on first use (the issuer needs the bound port). */
@@ -133,6 +133,8 @@ export class Runtime {
     this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, files: this.assetFiles, clock: this.clock, delayMs: config.captureQueueDelayMs ?? 10_000 });
     // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
     this.activity = new ActivityLog(config.dataDir, this.limits.activityRetentionDays);
+    // The composed limits too (rules pairings-in-memory-capped, pairings-capacity-per-address, pairings-capacity-per-owner).
+    this.pairings = new Pairings(this.limits.pairStart);
   }
 
   /**

@@ -26,6 +26,19 @@ export interface Pairing {
   workspaceId?: string;
   /** Set on approval, handed out by the first poll after it and then forgotten. */
   grant?: { token: string; websiteId: string | null; scopes: string[]; kind: 'connection' | 'delivery' };
+  /** The client address that started it, while it is bound to no workspace (rule pairings-capacity-per-address). */
+  address?: string;
+}
+
+/**
+ * How many pairings one process holds (rules pairings-in-memory-capped, pairings-capacity-per-address,
+ * pairings-capacity-per-owner): in all (memory), unbound ones per client address that started them, and bound, still
+ * pending ones per workspace.
+ */
+export interface PairingCapacity {
+  maxPending: number;
+  maxPendingPerAddress: number;
+  maxPendingPerOwner: number;
 }
 
 /**
@@ -43,26 +56,51 @@ const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 export class Pairings {
   #byUserCode = new Map<string, Pairing>();
   #byDevice = new Map<string, Pairing>();
+  /** Pairings bound to no workspace yet, by the address that started them, oldest first. */
+  #unboundByAddress = new Map<string, Set<Pairing>>();
+  readonly #capacity: PairingCapacity;
 
-  /** Starts a pairing; with `maxPending` held already (after dropping the expired ones) throws pairing_capacity. */
-  start(input: { scopes: string[]; admin?: boolean; readOnly?: boolean }, nowMs = Date.now(), maxPending = Number.POSITIVE_INFINITY) {
+  constructor(capacity: Partial<PairingCapacity> = {}) {
+    const or = (value: number | undefined) => value ?? Number.POSITIVE_INFINITY;
+    this.#capacity = { maxPending: or(capacity.maxPending), maxPendingPerAddress: or(capacity.maxPendingPerAddress), maxPendingPerOwner: or(capacity.maxPendingPerOwner) };
+  }
+
+  /**
+   * Starts a pairing for a tool at `address`. Refused (pairing_capacity) when that address already holds its share of
+   * unbound pairings; when the process holds its most, the oldest unbound pairing of the address holding the most
+   * makes room if that address holds at least two more than `address`, and otherwise the start is refused. A
+   * pairing bound to a workspace is never pushed out: a flood cannot take an owner's pairing that awaits approval.
+   */
+  start(input: { scopes: string[]; admin?: boolean; readOnly?: boolean }, nowMs = Date.now(), address = 'unknown') {
     const unknown = input.scopes.filter((s) => !ALL_SCOPES.includes(s));
     if (unknown.length) throw new DomainError('validation_failed', `Unknown scopes: ${unknown.join(', ')}.`);
     this.#sweep(nowMs);
-    // Every pairing still held counts, decided or not: each one is memory until it expires. Nothing is evicted
-    // early, so a flood cannot push out an owner's pairing that is waiting for approval.
+    const { maxPending, maxPendingPerAddress } = this.#capacity;
+    const own = this.#unboundOf(address);
+    if (own && own.size >= maxPendingPerAddress) {
+      const wait = this.#secondsLeft(own.values().next().value as Pairing, nowMs);
+      throw new DomainError('pairing_capacity', `Too many pairings from this address are waiting for approval. Retry after ${wait} seconds.`, { retryAfterSeconds: wait });
+    }
+    // Every pairing still held counts, decided or not: each one is memory until it expires.
     if (this.#byUserCode.size >= maxPending) {
-      const oldest = this.#byUserCode.values().next().value as Pairing;
-      throw pairingsFull(Math.max(1, Math.ceil((oldest.expiresAt - nowMs) / 1000)));
+      let heaviest: Set<Pairing> | undefined;
+      for (const from of [...this.#unboundByAddress.keys()]) {
+        const held = this.#unboundOf(from);
+        if (held && held.size > (heaviest?.size ?? 0)) heaviest = held;
+      }
+      if (!heaviest || heaviest.size < (own?.size ?? 0) + 2) throw pairingsFull(this.#secondsLeft(this.#byUserCode.values().next().value as Pairing, nowMs));
+      this.#drop(heaviest.values().next().value as Pairing);
     }
     const code = () => Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     let userCode = '';
     do userCode = `${code().slice(0, 4)}-${code().slice(4)}`;
     while (this.#byUserCode.has(userCode));
     const deviceCode = randomBytes(32).toString('base64url');
-    const pairing: Pairing = { userCode, deviceCodeHash: hash(deviceCode), requested: [...new Set(input.scopes)], admin: Boolean(input.admin), readOnly: Boolean(input.readOnly), status: 'pending', expiresAt: nowMs + LIFETIME_MS };
+    const pairing: Pairing = { userCode, deviceCodeHash: hash(deviceCode), requested: [...new Set(input.scopes)], admin: Boolean(input.admin), readOnly: Boolean(input.readOnly), status: 'pending', expiresAt: nowMs + LIFETIME_MS, address };
     this.#byUserCode.set(userCode, pairing);
     this.#byDevice.set(pairing.deviceCodeHash, pairing);
+    if (!this.#unboundByAddress.has(address)) this.#unboundByAddress.set(address, new Set());
+    this.#unboundByAddress.get(address)!.add(pairing);
     return { pairing, deviceCode };
   }
 
@@ -78,7 +116,26 @@ export class Pairings {
    */
   findFor(userCode: string, workspaceId: string, nowMs = Date.now()): Pairing | undefined {
     const pairing = this.find(userCode, nowMs);
-    return pairing && claimPairing(pairing, workspaceId) ? pairing : undefined;
+    if (!pairing) return undefined;
+    this.bind(pairing, workspaceId);
+    return pairing.workspaceId === workspaceId ? pairing : undefined;
+  }
+
+  /**
+   * Binds an unbound pairing to `workspaceId` (rule pairing-bound-to-first-workspace): it then counts for that
+   * workspace, not for the address that started it, and is never pushed out. A workspace holds at most
+   * maxPendingPerOwner bound pairings still pending (rule pairings-capacity-per-owner), so a signed-in person cannot
+   * make the process keep more than that for them. A pairing bound already is left as it is.
+   */
+  bind(pairing: Pairing, workspaceId: string): void {
+    if (pairing.workspaceId !== undefined) return;
+    let bound = 0;
+    for (const held of this.#byUserCode.values()) if (held.workspaceId === workspaceId && held.status === 'pending') bound++;
+    if (bound >= this.#capacity.maxPendingPerOwner) {
+      throw new DomainError('pairing_capacity', `Your company already has ${bound} pairings waiting for approval: approve or deny one of them first.`, { retryAfterSeconds: 60 });
+    }
+    this.#unbind(pairing);
+    pairing.workspaceId = workspaceId;
   }
 
   /** The poll: pending until decided; the token exactly once; then redeemed. */
@@ -100,11 +157,32 @@ export class Pairings {
   }
 
   #sweep(nowMs: number): void {
-    for (const [code, p] of this.#byUserCode) {
-      if (p.expiresAt > nowMs) continue;
-      this.#byUserCode.delete(code);
-      this.#byDevice.delete(p.deviceCodeHash);
-    }
+    for (const p of this.#byUserCode.values()) if (p.expiresAt <= nowMs) this.#drop(p);
+  }
+
+  #drop(pairing: Pairing): void {
+    this.#byUserCode.delete(pairing.userCode);
+    this.#byDevice.delete(pairing.deviceCodeHash);
+    this.#unbind(pairing);
+  }
+
+  #unbind(pairing: Pairing): void {
+    if (pairing.address === undefined) return;
+    const held = this.#unboundByAddress.get(pairing.address);
+    held?.delete(pairing);
+    if (held?.size === 0) this.#unboundByAddress.delete(pairing.address);
+    pairing.address = undefined;
+  }
+
+  /** The unbound pairings `address` started; one bound elsewhere than through bind() (approvePairing) leaves here. */
+  #unboundOf(address: string): Set<Pairing> | undefined {
+    const held = this.#unboundByAddress.get(address);
+    for (const pairing of held ?? []) if (pairing.workspaceId !== undefined) this.#unbind(pairing);
+    return this.#unboundByAddress.get(address);
+  }
+
+  #secondsLeft(pairing: Pairing, nowMs: number): number {
+    return Math.max(1, Math.ceil((pairing.expiresAt - nowMs) / 1000));
   }
 }
 

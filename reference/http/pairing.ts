@@ -24,6 +24,9 @@ const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
 export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }) {
   const wsId = await rt.store.lookupDirectory('user', input.userId);
   if (!wsId) throw new DomainError('not_found', 'No such user.');
+  // Bound before deciding, so it counts for this company, not for the address that started it (rules
+  // pairing-bound-to-first-workspace, pairings-capacity-per-owner); approvePairing refuses one bound elsewhere.
+  rt.pairings.bind(pairing, wsId);
   let granted: Pairing['grant'];
   try {
     return await rt.store.transact(wsId, (ws, tx) => {
@@ -127,13 +130,14 @@ export function pairingRouter(rt: Runtime): Router {
 
   router.post('/v1/cli/pair/start', async (ctx) => {
     // Counted per client address before the body is even read (rule pair-start-throttled-per-address).
-    const { perAddress, maxPending } = rt.limits.pairStart;
+    const { perAddress } = rt.limits.pairStart;
     const refused = rt.limiter.take([{ key: `pair-start:address:${clientAddress(ctx)}`, window: perAddress }], Date.now());
     if (refused) return answerError(ctx, rateLimited('pairing starts from one address', refused));
     await json(ctx, async () => {
       const body = validate('PairStartRequest', await readJsonBody(ctx.req, 16 * 1024)) as { scopes: string[]; admin?: boolean; readOnly?: boolean };
       // At most maxPending pairings in memory (rule pairings-in-memory-capped).
-      const { pairing, deviceCode } = rt.pairings.start(body, Date.now(), maxPending);
+      // Capacity per starting address and in all (rules pairings-capacity-per-address, pairings-in-memory-capped).
+      const { pairing, deviceCode } = rt.pairings.start(body, Date.now(), clientAddress(ctx));
       return { userCode: pairing.userCode, deviceCode, verificationUri: `${rt.baseUrl}/dashboard/connect?code=${pairing.userCode}`, expiresIn: 600, interval: 2 };
     });
   });
@@ -189,7 +193,15 @@ export function pairingRouter(rt: Runtime): Router {
       ctx.set('Retry-After', String(refused.retryAfterSeconds));
       return THROTTLED;
     }
-    const pairing = rt.pairings.findFor(code, session.workspaceId, nowMs);
+    let pairing: Pairing | undefined;
+    try {
+      pairing = rt.pairings.findFor(code, session.workspaceId, nowMs);
+    } catch (error) {
+      // This company holds its most pairings awaiting approval (rule pairings-capacity-per-owner).
+      if (!(error instanceof DomainError)) throw error;
+      message(ctx, 'Too many pairings', error.message, HTTP_STATUS[error.code]);
+      return THROTTLED;
+    }
     if (!pairing) rt.limiter.take(keys, nowMs);
     return pairing;
   };

@@ -41,9 +41,11 @@ describe('pair/start limits', () => {
   it('rule:pairings-in-memory-capped — when the configured number of pairings is held, a new start answers 503 with a clear error', async () => {
     // Fill the runtime's own store up to the cap directly: thousands of HTTP starts would need thousands of addresses.
     const held = test.server.rt.pairings;
+    // One pairing from each of as many addresses (rule pairings-capacity-per-address): no address holds more than
+    // the newcomer's share, so none is pushed out to make room.
     for (let i = 0; i < pairStart.maxPending; i++) {
       try {
-        held.start({ scopes: ['site:read'] }, Date.now(), pairStart.maxPending);
+        held.start({ scopes: ['site:read'] }, Date.now(), `192.0.2.${i}`);
       } catch {
         break; // already full (the earlier test's pairings count too)
       }
@@ -56,11 +58,11 @@ describe('pair/start limits', () => {
   }, 60_000);
 
   it('rule:pairings-in-memory-capped — expired pairings are dropped first, so the cap frees up as they expire', () => {
-    const pairings = new Pairings();
+    const pairings = new Pairings({ maxPending: 3 });
     const cap = pairings.start.bind(pairings);
-    for (let i = 0; i < 3; i++) cap({ scopes: ['site:read'] }, 1_000 + i, 3);
-    expect(() => cap({ scopes: ['site:read'] }, 2_000, 3)).toThrow(/too many pairings/i);
+    for (let i = 0; i < 3; i++) cap({ scopes: ['site:read'] }, 1_000 + i, `192.0.2.${i}`);
+    expect(() => cap({ scopes: ['site:read'] }, 2_000, '192.0.2.9')).toThrow(/too many pairings/i);
     // Ten minutes later the first three have expired and make room.
-    expect(() => cap({ scopes: ['site:read'] }, 1_000 + 10 * 60_000 + 5, 3)).not.toThrow();
+    expect(() => cap({ scopes: ['site:read'] }, 1_000 + 10 * 60_000 + 5, '192.0.2.9')).not.toThrow();
   });
 });

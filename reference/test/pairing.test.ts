@@ -32,21 +32,21 @@ describe('Pairings: start, find, poll, deny', () => {
   });
 
   it('refuses unknown scopes by name, before anything is held', () => {
-    const pairings = new Pairings();
-    const error = refusal(() => pairings.start({ scopes: ['site:read', 'site:everything', 'mail:send'] }, T0, 1));
+    const pairings = new Pairings({ maxPending: 1 });
+    const error = refusal(() => pairings.start({ scopes: ['site:read', 'site:everything', 'mail:send'] }, T0));
     expect(error).toMatchObject({ code: 'validation_failed', message: 'Unknown scopes: site:everything, mail:send.' });
     // Nothing was held: the one place of a cap of one is still free.
-    expect(() => pairings.start({ scopes: ['site:read'] }, T0, 1)).not.toThrow();
+    expect(() => pairings.start({ scopes: ['site:read'] }, T0)).not.toThrow();
   });
 
   it('rule:pairings-in-memory-capped — past the cap a start is refused with the time until the oldest expires; expired ones make room', () => {
-    const pairings = new Pairings();
-    pairings.start({ scopes: ['site:read'] }, T0, 1);
-    const full = refusal(() => pairings.start({ scopes: ['site:read'] }, T0 + 60_000, 1));
+    const pairings = new Pairings({ maxPending: 1 });
+    pairings.start({ scopes: ['site:read'] }, T0);
+    const full = refusal(() => pairings.start({ scopes: ['site:read'] }, T0 + 60_000));
     expect(full.code).toBe('pairing_capacity');
     expect(full.details).toEqual({ retryAfterSeconds: 540 });
     expect(full.message).toContain('Retry after 540 seconds');
-    expect(() => pairings.start({ scopes: ['site:read'] }, T0 + LIFETIME_MS, 1)).not.toThrow();
+    expect(() => pairings.start({ scopes: ['site:read'] }, T0 + LIFETIME_MS)).not.toThrow();
   });
 
   it('a user code that is already held is drawn again', () => {

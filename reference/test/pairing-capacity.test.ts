@@ -1,0 +1,88 @@
+// Pairing capacity per starting address and per company instead of one server-wide pool (rules
+// pairings-capacity-per-address, pairings-capacity-per-owner, pairings-in-memory-capped). Issue 33 finding 10: 250
+// addresses filled the server-wide cap of 5,000 pending pairings in 8 s, and every CLI pairing start then answered
+// 503 for 10 minutes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limits } from '../runtime.js';
+import { Pairings } from '../domain/pairing.js';
+import { DomainError } from '../domain/errors.js';
+import { postFrom, startTestServer, type TestServer } from './harness.js';
+
+const { maxPending, maxPendingPerAddress } = limits.pairStart;
+let test: TestServer;
+beforeAll(async () => {
+  test = await startTestServer('pairing-capacity', {}, { fixtures: false });
+});
+afterAll(async () => {
+  await test?.stop();
+});
+
+const refusal = (fn: () => unknown): DomainError => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('not refused');
+};
+const read = { scopes: ['site:read'] };
+
+describe('pairing capacity (issue 33 finding 10)', () => {
+  it('rule:pairings-capacity-per-address — a flood that fills the pool from few addresses does not refuse a start from another address', async () => {
+    // The reported flood: as many pairings as the pool holds, from addresses each holding their full share
+    // (started in process: thousands of HTTP starts would need thousands of socket addresses).
+    const held = test.server.rt.pairings;
+    const floods = Math.ceil(maxPending / maxPendingPerAddress);
+    const flooded: string[] = [];
+    for (let a = 0; a < floods; a++) for (let i = 0; i < maxPendingPerAddress; i++) flooded.push(held.start(read, Date.now(), `198.51.100.${a}`).pairing.userCode);
+    const answer = await postFrom(test.url, '/v1/cli/pair/start', '127.0.0.9', 'application/json', JSON.stringify(read));
+    expect(answer.status, answer.text).toBe(200);
+    // The room came from a flooding address: exactly one of its pairings is gone, the oldest.
+    expect(held.find(flooded[0]!)).toBeUndefined();
+    expect(held.find(flooded[1]!)).toBeDefined();
+  }, 60_000);
+
+  it('rule:pairings-capacity-per-address — one address holds at most its share of unbound pairings; another address is unaffected', () => {
+    const pairings = new Pairings({ maxPending: 100, maxPendingPerAddress: 2 });
+    pairings.start(read, 1_000, '192.0.2.1');
+    pairings.start(read, 2_000, '192.0.2.1');
+    const refused = refusal(() => pairings.start(read, 3_000, '192.0.2.1'));
+    expect(refused.code).toBe('pairing_capacity');
+    expect(refused.details).toEqual({ retryAfterSeconds: 598 });
+    expect(refused.message).toMatch(/from this address/);
+    expect(() => pairings.start(read, 3_000, '192.0.2.2')).not.toThrow();
+    // A pairing bound to a company no longer counts for the address that started it.
+    const third = pairings.start(read, 4_000, '192.0.2.3').pairing;
+    pairings.start(read, 4_000, '192.0.2.3');
+    pairings.bind(third, 'ws_owner');
+    expect(() => pairings.start(read, 5_000, '192.0.2.3')).not.toThrow();
+  });
+
+  it('rule:pairings-capacity-per-address — when the pool is full, the oldest unbound pairing of the address holding most makes room; a bound one never does', () => {
+    const pairings = new Pairings({ maxPending: 4, maxPendingPerAddress: 3 });
+    const owners = pairings.start(read, 1_000, '192.0.2.7').pairing;
+    pairings.bind(owners, 'ws_owner');
+    const flood = [1, 2, 3].map((i) => pairings.start(read, 1_000 + i, '203.0.113.1').pairing);
+    // Full: a newcomer takes the flooder's oldest, never the owner's bound pairing.
+    pairings.start(read, 2_000, '192.0.2.8');
+    expect(pairings.find(flood[0]!.userCode, 2_000)).toBeUndefined();
+    expect(pairings.find(owners.userCode, 2_000)).toBe(owners);
+    // Addresses holding no more than the newcomer's share plus one are not pushed out: the pool refuses.
+    pairings.start(read, 2_100, '192.0.2.9'); // takes flood[1]; now 192.0.2.7(bound), flood[2], .8, .9
+    expect(refusal(() => pairings.start(read, 2_200, '192.0.2.10')).message).toMatch(/too many pairings are waiting/i);
+  });
+
+  it('rule:pairings-capacity-per-owner — a company holds at most its share of bound pairings awaiting approval', () => {
+    const pairings = new Pairings({ maxPendingPerOwner: 2 });
+    const [a, b, c] = [1, 2, 3].map((i) => pairings.start(read, 1_000, `192.0.2.${i}`).pairing);
+    expect(pairings.findFor(a!.userCode, 'ws_1', 1_000)).toBe(a);
+    expect(pairings.findFor(b!.userCode, 'ws_1', 1_000)).toBe(b);
+    expect(refusal(() => pairings.findFor(c!.userCode, 'ws_1', 1_000)).message).toMatch(/already has 2 pairings waiting/);
+    // Another company is unaffected, and a decided pairing frees its place.
+    expect(pairings.findFor(c!.userCode, 'ws_2', 1_000)).toBe(c);
+    pairings.deny(a!);
+    const d = pairings.start(read, 1_000, '192.0.2.4').pairing;
+    expect(pairings.findFor(d.userCode, 'ws_1', 1_000)).toBe(d);
+  });
+});
