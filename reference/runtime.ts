@@ -130,7 +130,7 @@ export class Runtime {
     this.callSteps = callSteps;
     ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits, capture: this.capture } = services);
     this.assetFiles = new DiskAssetFiles(join(config.dataDir, 'assets'));
-    this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, files: this.assetFiles, clock: this.clock, delayMs: config.captureQueueDelayMs ?? 10_000 });
+    this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, files: this.assetFiles, clock: this.clock, limits: this.limits, delayMs: config.captureQueueDelayMs ?? 10_000 });
     // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
     this.activity = new ActivityLog(config.dataDir, this.limits.activityRetentionDays);
     // The composed limits too (rules pairings-in-memory-capped, pairings-capacity-per-address, pairings-capacity-per-owner).

@@ -273,6 +273,8 @@ export interface Limits {
    */
   activityLog: { maxNameCharacters: number; foldRefusedSeconds: number; pageEntries: number; pageScanBytes: number; maxLineBytes: number };
   importMaxBytes: { value: number };
+  /** The bytes of kept asset copies one workspace's sites may name (rule import-assets-within-storage-quota). */
+  assetStorage: { perWorkspaceBytes: number };
   siteLimitByPlan: Record<string, number>;
   imageCreditCost: { value: number };
   visualCaptureAllowancePages: number;

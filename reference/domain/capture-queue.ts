@@ -7,7 +7,8 @@ import type { Clock } from './clock.js';
 import { CaptureUnavailableError, type CaptureEngine } from './capture.js';
 import { CapturedAssets, capturedSections, slugOfPath } from './captured-page.js';
 import { fetchAssets } from './import-merge.js';
-import type { AssetFiles } from '../store/asset-files.js';
+import { AssetBatch, type AssetFiles } from '../store/asset-files.js';
+import { overStorageQuota, storageUsed, type StorageLimits } from './workspace.js';
 import { toSection } from './portable-site.js';
 import { recordChange } from './site.js';
 import type { Network } from '../services.js';
@@ -20,14 +21,25 @@ const PAGES_PER_RUN = 25;
 /** How long the worker waits before trying again when no browser could be started. */
 const UNAVAILABLE_RETRY_MS = 60_000;
 
+interface CaptureQueueDeps {
+  store: Store;
+  engine: CaptureEngine | null;
+  net: Network;
+  files: AssetFiles;
+  clock: Clock;
+  /** The workspaces' storage quota (rule import-assets-within-storage-quota); without, storage is not counted. */
+  limits?: StorageLimits;
+  delayMs: number;
+}
+
 export class CaptureQueue {
-  readonly #deps: { store: Store; engine: CaptureEngine | null; net: Network; files: AssetFiles; clock: Clock; delayMs: number };
+  readonly #deps: CaptureQueueDeps;
   readonly #pending = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
 
-  constructor(deps: { store: Store; engine: CaptureEngine | null; net: Network; files: AssetFiles; clock: Clock; delayMs: number }) {
+  constructor(deps: CaptureQueueDeps) {
     this.#deps = deps;
   }
 
@@ -98,7 +110,19 @@ export class CaptureQueue {
 
   /** Captures the first queued page of the first site of `workspaceId` that has one. */
   async #captureNext(workspaceId: string): Promise<'empty' | 'done' | 'retry-later'> {
-    const { store, engine, net, files, clock } = this.#deps;
+    const batch = new AssetBatch();
+    const stored = { assets: false };
+    try {
+      return await this.#captureInto(workspaceId, batch, stored);
+    } finally {
+      // Copies no committed page names are not left behind: a capture whose transaction failed, or that kept none
+      // of them (rule import-refused-leaves-no-files).
+      await this.#deps.files.settle?.(batch, stored.assets);
+    }
+  }
+
+  async #captureInto(workspaceId: string, batch: AssetBatch, stored: { assets: boolean }): Promise<'empty' | 'done' | 'retry-later'> {
+    const { store, engine, net, files, clock, limits } = this.#deps;
     const doc = await store.read(workspaceId);
     const site = doc && Object.values(doc.sites).find((s) => (s.captureQueue?.length ?? 0) > 0);
     const item = site?.captureQueue?.[0];
@@ -113,7 +137,8 @@ export class CaptureQueue {
         const assets = new CapturedAssets();
         sections = capturedSections(page.key, capture, item.siteOrigin, slugOfPath, assets);
         // Kept as copies, as an import keeps them (rule import-site-assets-revalidated: never hotlinked).
-        ({ kept } = await fetchAssets(assets.assets, net, files));
+        const quota = limits?.assetStorage?.perWorkspaceBytes;
+        ({ kept } = await fetchAssets(assets.assets, net, files, { batch, ...(quota === undefined ? {} : { budget: { bytes: quota - storageUsed(doc) } }) }));
         // The site's assets are keyed by id: a captured image names the asset it was kept as (images whose
         // fetch was refused are left out, as the import leaves them out).
         const idOf = new Map(kept.map((a) => [a.key, a.assetId]));
@@ -128,33 +153,39 @@ export class CaptureQueue {
         failed = true;
       }
     }
-    await store.transact(workspaceId, (fresh) => {
+    const storedAssets = await store.transact(workspaceId, (fresh): boolean => {
       const target = fresh.sites[site.websiteId];
-      if (!target?.captureQueue) return;
+      if (!target?.captureQueue) return false;
       const at = target.captureQueue.findIndex((q) => q.pageKey === item.pageKey);
-      if (at < 0) return;
+      if (at < 0) return false;
       const current = target.draft.pages.find((p) => p.key === item.pageKey);
       if (failed && current && target.captureQueue[at]!.attempts + 1 < MAX_ATTEMPTS) {
         target.captureQueue[at]!.attempts += 1;
         target.captureQueue.push(...target.captureQueue.splice(at, 1)); // the others first
-        return;
+        return false;
       }
       target.captureQueue.splice(at, 1);
       if (target.captureQueue.length === 0) delete target.captureQueue;
-      if (!current || current.capture !== 'queued') return;
+      if (!current || current.capture !== 'queued') return false;
       // Edited since the migration (a section's revision moved, or one was added or removed): the owner's work
       // stays; the page stays typed.
       const untouched = current.sections.every((s) => s.rev === 0 && !(target.appEdits[s.sectionId]?.length)) && page !== undefined && current.sections.length === page.sections.length;
-      if (!sections || sections.length === 0 || !untouched) {
+      // Past the workspace's storage quota (rule import-assets-within-storage-quota: another write took the room
+      // since the fetch): the page stays typed rather than the capture retrying forever.
+      const usedBefore = storageUsed(fresh);
+      target.draft.assets.push(...kept);
+      if (!sections || sections.length === 0 || !untouched || overStorageQuota(limits ?? {}, usedBefore, fresh) !== undefined) {
+        target.draft.assets.splice(target.draft.assets.length - kept.length, kept.length);
         current.capture = 'typed';
-        return;
+        return false;
       }
       for (const s of current.sections) s.hidden = true;
       current.sections.push(...sections.map((s) => toSection(s)));
       current.capture = 'captured';
-      target.draft.assets.push(...kept);
       recordChange(target, clock.now(workspaceId), 'capture', `Page ${current.key} captured from its source`);
+      return kept.length > 0;
     });
+    stored.assets = storedAssets;
     return 'done';
   }
 }

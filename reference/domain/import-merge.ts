@@ -10,19 +10,28 @@ import { validateSectionContent } from './section-content.js';
 import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
 import { toPage, toSection, sectionKeyOf, type PortablePage, type PortableSite } from './portable-site.js';
 import { checkCreatorOwnsWorkspace, checkMergeTarget } from './authorize.js';
-import { checkSiteLimit, type SiteLimits } from './workspace.js';
+import { checkSiteLimit, checkStorageQuota, storageUsed, type SiteLimits, type StorageLimits } from './workspace.js';
 import type { Network } from '../services.js';
 import type { Store } from '../store/store.js';
-import type { AssetFiles } from '../store/asset-files.js';
+import { AssetBatch, type AssetFiles } from '../store/asset-files.js';
 
 const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
+
+/** What one import may still add to its workspace's kept copies (rule import-assets-within-storage-quota). */
+export interface StorageBudget {
+  bytes: number;
+}
+
+const QUOTA_REASON = "over the workspace's storage quota";
 
 /**
  * Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons.
  * With `files`, a kept asset is the fetched copy: its URL is the one the server serves the kept bytes from, never
  * the source (rules import-site-assets-revalidated, portable-site-assets-carried); without, the fetched address.
+ * With `batch`, each copy is the batch's until the caller settles it (rule import-refused-leaves-no-files); with
+ * `budget`, no fetch may read more than the bytes the workspace has left, and each kept copy spends its size.
  */
-export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network, files?: AssetFiles) {
+export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network, files?: AssetFiles, { batch, budget }: { batch?: AssetBatch; budget?: StorageBudget } = {}) {
   const kept: Site['draft']['assets'] = [];
   const skipped: { url: string; reason: string }[] = [];
   for (const [i, asset] of assets.entries()) {
@@ -30,18 +39,25 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, n
       skipped.push({ url: asset.url, reason: `over the ${ASSET_LIMITS.maxAssets}-asset cap` });
       continue;
     }
+    if (budget && budget.bytes <= 0) {
+      skipped.push({ url: asset.url, reason: QUOTA_REASON });
+      continue;
+    }
+    const maxBytes = budget ? Math.min(ASSET_LIMITS.maxBytes, budget.bytes) : ASSET_LIMITS.maxBytes;
     let res: Awaited<ReturnType<typeof safeFetch>>;
     try {
-      res = await safeFetch(asset.url, { ...ASSET_LIMITS, ...net });
+      res = await safeFetch(asset.url, { ...ASSET_LIMITS, maxBytes, ...net });
       if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
       if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
     } catch (error) {
-      skipped.push({ url: asset.url, reason: error instanceof UnsafeUrlError ? error.message : 'could not be fetched' });
+      const overBudget = error instanceof UnsafeUrlError && maxBytes < ASSET_LIMITS.maxBytes && error.message === `response over ${maxBytes} bytes`;
+      skipped.push({ url: asset.url, reason: overBudget ? QUOTA_REASON : error instanceof UnsafeUrlError ? error.message : 'could not be fetched' });
       continue;
     }
+    if (budget) budget.bytes -= res.body.length;
     // Outside the try: a copy that cannot be kept (a disk failure) fails the import, it is not an asset to skip.
-    const url = files ? await files.keep(res.body, res.contentType) : res.url;
-    kept.push({ assetId: newId('asset'), key: asset.key, url, alt: asset.alt ?? '', kind: asset.kind ?? 'image' });
+    const url = files ? await files.keep(res.body, res.contentType, batch) : res.url;
+    kept.push({ assetId: newId('asset'), key: asset.key, url, alt: asset.alt ?? '', kind: asset.kind ?? 'image', ...(files ? { bytes: res.body.length } : {}) });
   }
   return { kept, skipped };
 }
@@ -72,10 +88,10 @@ function contentImages(pages: PortablePage[]): ImageHolder[] {
  * one asset, and pushing the same snapshot again changes nothing: rule import-merge-three-way). Returns the pages
  * to import and the kept images, once each.
  */
-async function revalidateContentImages(pages: PortablePage[], net: Network, files: AssetFiles) {
+async function revalidateContentImages(pages: PortablePage[], net: Network, files: AssetFiles, keeping: { batch: AssetBatch; budget?: StorageBudget }) {
   const copy = structuredClone(pages);
   const holders = contentImages(copy);
-  const fetched = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), net, files);
+  const fetched = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), net, files, keeping);
   const keptByKey = new Map(fetched.kept.map((a) => [a.key, { ...a, assetId: `image-${createHash('sha256').update(a.url).digest('hex').slice(0, 24)}` }]));
   const kept = new Map<string, Site['draft']['assets'][number]>();
   const dropped = new Set<unknown>();
@@ -239,7 +255,22 @@ export interface ImportServices {
   store: Store;
   net: Network;
   assetFiles: AssetFiles;
-  limits: SiteLimits;
+  limits: SiteLimits & StorageLimits;
+}
+
+/**
+ * What an import checks before it fetches anything (rule import-checks-before-fetch): a new site's creator owns
+ * the workspace and the plan's site limit has room; a merge's target is in the connection's reach and editable.
+ * Each is checked again inside the transaction (the document may change meanwhile). migrate_site_from_url calls it
+ * before its crawl.
+ */
+export function checkImportAllowed(limits: SiteLimits, ws: WorkspaceDoc, connection: Connection, mergeIntoWebsiteId: string | undefined): void {
+  if (mergeIntoWebsiteId) {
+    checkMergeTarget(ws, connection, mergeIntoWebsiteId);
+    return;
+  }
+  checkCreatorOwnsWorkspace(ws, connection);
+  checkSiteLimit(limits, ws);
 }
 
 export type ImportOutcome =
@@ -263,8 +294,33 @@ export async function importSnapshot(
   },
   now: Date,
 ): Promise<ImportOutcome> {
-  const listed = await fetchAssets(snapshot.assets ?? [], services.net, services.assetFiles);
-  const inContent = await revalidateContentImages(snapshot.pages, services.net, services.assetFiles);
+  // Nothing is fetched for an import that would be refused anyway (rule import-checks-before-fetch).
+  checkImportAllowed(services.limits, ws, connection, options.mergeIntoWebsiteId);
+  const quota = services.limits.assetStorage?.perWorkspaceBytes;
+  const budget = quota === undefined ? undefined : { bytes: quota - storageUsed(ws) };
+  const batch = new AssetBatch();
+  let committed = false;
+  try {
+    const outcome = await fetchAndCommit(services, ws, connection, snapshot, options, now, { batch, ...(budget ? { budget } : {}) });
+    committed = true;
+    return outcome;
+  } finally {
+    // A refused or failed import leaves no copy it wrote (rule import-refused-leaves-no-files, §7.3).
+    await services.assetFiles.settle?.(batch, committed);
+  }
+}
+
+async function fetchAndCommit(
+  services: ImportServices,
+  ws: WorkspaceDoc,
+  connection: Connection,
+  snapshot: PortableSite,
+  options: Parameters<typeof importSnapshot>[4],
+  now: Date,
+  keeping: { batch: AssetBatch; budget?: StorageBudget },
+): Promise<ImportOutcome> {
+  const listed = await fetchAssets(snapshot.assets ?? [], services.net, services.assetFiles, keeping);
+  const inContent = await revalidateContentImages(snapshot.pages, services.net, services.assetFiles, keeping);
   snapshot = { ...snapshot, pages: inContent.pages };
   const kept = [...listed.kept, ...inContent.kept];
   const assetsSkipped = [...listed.skipped, ...inContent.skipped];
@@ -273,6 +329,7 @@ export async function importSnapshot(
     const result = await services.store.transact(ws.id, (fresh) => {
       // In this connection's reach and editable by its creator (rule import-merge-needs-edit-access).
       const site = checkMergeTarget(fresh, connection, targetId);
+      const usedBefore = storageUsed(fresh);
       const restorePointId = newId('restore');
       site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
       if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
@@ -282,6 +339,7 @@ export async function importSnapshot(
       // pushed again adds nothing), then the images the merged content names by asset (revalidateContentImages),
       // each once.
       for (const asset of [...listed.kept, ...inContent.kept]) if (!site.draft.assets.some((a) => a.key === asset.key)) site.draft.assets.push(asset);
+      checkStorageQuota(services.limits, usedBefore, fresh);
       // Site identity, theme and fonts are never merged (rule import-merge-never-touches-config).
       recordChange(site, now, 'import-merge', `Import merged: ${report.updated.length} sections updated, ${report.inserted.length} inserted`);
       return { websiteId: site.websiteId, restorePointId, ...report };
@@ -289,13 +347,13 @@ export async function importSnapshot(
     const summary = `import merged (${result.updated.length} updated, ${result.inserted.length} inserted, ${result.keptFields.length} kept)`;
     return { merged: true, ...result, assetsSkipped, summary };
   }
-  checkCreatorOwnsWorkspace(ws, connection);
-  checkSiteLimit(services.limits, ws);
   const site = await services.store.transact(ws.id, (fresh, tx) => {
     checkSiteLimit(services.limits, fresh);
+    const usedBefore = storageUsed(fresh);
     const created = buildSite(snapshot, { [connection.createdBy]: 'owner' }, now, kept);
     options.completeNewSite?.(created);
     fresh.sites[created.websiteId] = created;
+    checkStorageQuota(services.limits, usedBefore, fresh);
     tx.index('site', created.websiteId); // committed with the site (rule store-lookups-with-document)
     return created;
   });

@@ -183,6 +183,8 @@ export interface Asset {
   url: string;
   alt: string;
   kind: 'image' | 'file';
+  /** Bytes of the kept copy this server serves, counted against the workspace's storage quota (assetStorage). */
+  bytes?: number;
 }
 
 export interface DraftChange {

@@ -60,3 +60,43 @@ export function checkSiteLimit(limits: SiteLimits, ws: WorkspaceDoc, adding = 1)
     throw new DomainError('site_limit_reached', `The ${ws.plan} plan allows ${limit} website${limit === 1 ? '' : 's'} and this workspace has ${count}. The owner can change plans in the app.`, { limit });
   }
 }
+
+/** The storage quota of a workspace (spec/limits.json assetStorage); without one, storage is not counted. */
+export interface StorageLimits {
+  assetStorage?: { perWorkspaceBytes: number };
+}
+
+/**
+ * The bytes of kept copies the workspace's sites name in their drafts, each copy once (copies are named by their
+ * content, so the same image in two sites is one file). Assets kept before bytes were recorded count nothing.
+ */
+export function storageUsed(ws: WorkspaceDoc): number {
+  const sizes = new Map<string, number>();
+  for (const site of Object.values(ws.sites)) for (const asset of site.draft.assets) if (asset.bytes) sizes.set(asset.url, asset.bytes);
+  let total = 0;
+  for (const bytes of sizes.values()) total += bytes;
+  return total;
+}
+
+/**
+ * The quota and the bytes after a write that grew the workspace's kept copies past its quota, else undefined
+ * (rule import-assets-within-storage-quota); a write that adds nothing passes even when a lowered quota is already
+ * exceeded.
+ */
+export function overStorageQuota(limits: StorageLimits, before: number, ws: WorkspaceDoc): { quota: number; after: number } | undefined {
+  const quota = limits.assetStorage?.perWorkspaceBytes;
+  if (quota === undefined) return undefined;
+  const after = storageUsed(ws);
+  return after > quota && after > before ? { quota, after } : undefined;
+}
+
+/**
+ * Refuses a write that grew the workspace's kept copies past its quota. Checked inside the transaction against the
+ * fresh document, so two imports cannot both take the last bytes.
+ */
+export function checkStorageQuota(limits: StorageLimits, before: number, ws: WorkspaceDoc): void {
+  const over = overStorageQuota(limits, before, ws);
+  if (over) {
+    throw new DomainError('over_cap', `This workspace's websites may keep ${over.quota} bytes of images and files; this import would make it ${over.after}. Remove unused assets or import fewer.`, { limit: over.quota });
+  }
+}

@@ -3,10 +3,11 @@
 // site keeps is the fetched copy, served from this server (GET /assets/<file>), never the source URL: the asset
 // stays when the source changes or goes away, and a visitor's browser never calls the source. Files are named by
 // their content (SHA-256), so the same bytes imported twice are one file and a file never changes once written;
-// an import that fails after its fetches leaves at most files no site names, which GET serves only to someone
-// who already has their bytes, and which the sweep at the next start removes (sweepAssetFiles below).
+// an import refused after its fetches removes the copies it wrote itself (AssetBatch, §7.3: no partial write
+// remains; rule import-refused-leaves-no-files); what a crash leaves between the fetches and the commit is removed
+// by the sweep at the next start (sweepAssetFiles below).
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurably } from './durable-file.js';
 
@@ -15,7 +16,18 @@ import { writeFileDurably } from './durable-file.js';
  * holds no host or port; an export makes it absolute against the server's base URL (domain/portable-site.ts).
  */
 export interface AssetFiles {
-  keep(body: Buffer, contentType: string): Promise<string>;
+  /** Keeps `body`; with `batch`, the copy is the batch's until `settle(batch, …)` says whether it was committed. */
+  keep(body: Buffer, contentType: string, batch?: AssetBatch): Promise<string>;
+  /**
+   * Ends `batch`: committed, its copies stay; refused, every copy it wrote that no other batch wrote or committed
+   * meanwhile and that was not there before is removed (rule import-refused-leaves-no-files).
+   */
+  settle?(batch: AssetBatch, committed: boolean): Promise<void>;
+}
+
+/** The copies one import (or one capture of the queue) kept before its transaction. */
+export class AssetBatch {
+  readonly names = new Set<string>();
 }
 
 /** The served type of each kept file's extension; `bin` is a non-image asset (kind file), served as a download. */
@@ -41,13 +53,44 @@ export function extensionOf(contentType: string): string {
 
 /** Files under `dir`, served at `/assets/<name>`. */
 export class DiskAssetFiles implements AssetFiles {
+  /**
+   * Names that unsettled batches hold: how many batches, whether the file was absent before the first of them
+   * wrote it (only such a file may be removed), and whether a batch holding it committed.
+   */
+  readonly #held = new Map<string, { holders: number; createdHere: Promise<boolean>; committed: boolean }>();
+
   constructor(private readonly dir: string) {}
 
-  async keep(body: Buffer, contentType: string): Promise<string> {
+  async keep(body: Buffer, contentType: string, batch?: AssetBatch): Promise<string> {
     const name = `${createHash('sha256').update(body).digest('hex')}.${extensionOf(contentType)}`;
+    const path = join(this.dir, name);
+    if (batch && !batch.names.has(name)) {
+      batch.names.add(name);
+      const held = this.#held.get(name);
+      // Taken synchronously, before any await: of two batches keeping the same bytes, only the first looks whether
+      // the file was there before.
+      if (held) held.holders += 1;
+      else this.#held.set(name, { holders: 1, createdHere: stat(path).then(() => false, () => true), committed: false });
+    }
     await mkdir(this.dir, { recursive: true });
-    await writeFileDurably(join(this.dir, name), body);
+    await writeFileDurably(path, body);
     return `/assets/${name}`;
+  }
+
+  async settle(batch: AssetBatch, committed: boolean): Promise<void> {
+    for (const name of batch.names) {
+      const held = this.#held.get(name);
+      if (!held) continue;
+      held.holders -= 1;
+      if (committed) held.committed = true;
+      if (held.holders > 0) continue;
+      const removable = !held.committed && (await held.createdHere);
+      // Another batch took the same bytes while this one looked: that batch settles the file.
+      if (held.holders > 0) continue;
+      this.#held.delete(name);
+      if (removable) await rm(join(this.dir, name), { force: true });
+    }
+    batch.names.clear();
   }
 
   /** The bytes of a kept file, or undefined for a name that is not one (never a path outside `dir`). */

@@ -205,7 +205,7 @@ describe('importSnapshot: a new site, field by field rule:import-site-new-draft 
     expect(hero).toMatchObject({ key: 'hero', type: 'hero', content: { heading: 'Hi' } });
     expect(site.syncBases).toEqual({ [hero.sectionId]: { heading: 'Hi' } });
     // The fetched copy, never the source URL (rules import-site-assets-revalidated, portable-site-assets-carried).
-    expect(site.draft.assets).toEqual([{ assetId: expect.stringMatching(/^asset_/), key: 'logo', url: 'https://files.test/1', alt: 'Logo', kind: 'image' }]);
+    expect(site.draft.assets).toEqual([{ assetId: expect.stringMatching(/^asset_/), key: 'logo', url: 'https://files.test/1', alt: 'Logo', kind: 'image', bytes: PNG.length }]);
     expect(copies).toEqual([{ body: PNG, contentType: 'image/png' }]);
     expect(site.draft.redirects).toEqual([{ from: '/old', to: '/', permanent: true }]);
     expect(site.draft.collections).toEqual([{ key: 'menu', name: 'Menu', items: [{ name: 'Bread' }] }]);
@@ -430,8 +430,8 @@ describe('importSnapshot: a merge rule:import-merge-restore-point rule:import-me
     expect(outcome.assetsSkipped).toEqual([{ url: img('gone.png'), reason: 'HTTP 404' }]);
     expect(copies).toHaveLength(4); // every fetched asset kept, whether the merge adds it or not
     const added = [
-      { assetId: expect.stringMatching(/^asset_/), key: 'loaf', url: 'https://files.test/2', alt: 'A loaf', kind: 'image' },
-      { assetId: expect.stringMatching(/^asset_/), key: 'doc', url: 'https://files.test/3', alt: 'Price list', kind: 'file' },
+      { assetId: expect.stringMatching(/^asset_/), key: 'loaf', url: 'https://files.test/2', alt: 'A loaf', kind: 'image', bytes: PNG.length },
+      { assetId: expect.stringMatching(/^asset_/), key: 'doc', url: 'https://files.test/3', alt: 'Price list', kind: 'file', bytes: PNG.length },
     ];
     expect(site.draft.assets).toEqual([...own, ...added]);
     // The restore point holds the draft from before: the site's own assets only.

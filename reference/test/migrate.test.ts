@@ -68,4 +68,19 @@ describe('migrate_site_from_url', () => {
     const pages = await mcp.callTool('list_pages', {});
     expect(pages.envelope.data.pages.map((p: { slug: string }) => p.slug)).toContain('about');
   });
+
+  it('rule:import-checks-before-fetch — a migration past the plan\'s site limit reads nothing of the source website', async () => {
+    const world = await test.fx.world({ plan: 'free', users: [{ key: 'owner' }], sites: [{ key: 'only', members: { owner: 'owner' } }] });
+    const { token } = await test.fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.only!.websiteId, scopes: ['content:write'] });
+    const full = new McpConnection(test.url, token);
+    try {
+      fetched = [];
+      const { envelope } = await full.callTool('migrate_site_from_url', { url: 'https://rosa.example/', maxPages: 8 });
+      expect(envelope.ok).toBe(false);
+      expect(envelope.error?.code).toBe('site_limit_reached');
+      expect(fetched).toEqual([]);
+    } finally {
+      await full.close();
+    }
+  });
 });

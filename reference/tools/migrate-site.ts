@@ -9,7 +9,7 @@
 import { DomainError } from '../domain/errors.js';
 import { crawl, type CrawledPage } from '../domain/crawler.js';
 import { checkUrl, systemResolve, UnsafeUrlError } from '../domain/safe-fetch.js';
-import { importSnapshot } from '../domain/import-merge.js';
+import { checkImportAllowed, importSnapshot } from '../domain/import-merge.js';
 import type { PortablePage, PortableSite } from '../domain/portable-site.js';
 import { CaptureUnavailableError } from '../domain/capture.js';
 import { CapturedAssets, slugOfPath, withCapture } from '../domain/captured-page.js';
@@ -43,6 +43,9 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
     if (error instanceof UnsafeUrlError) throw new DomainError('validation_failed', `That address cannot be migrated: ${error.message}.`, { issues: [{ path: '/url', message: error.message }] });
     throw error;
   }
+  // A migration the site limit (or the merge target) would refuse crawls, captures and keeps nothing (rule
+  // import-checks-before-fetch); importSnapshot checks again after the crawl.
+  checkImportAllowed(rt.limits, ws, connection, args.mergeIntoWebsiteId);
   const maxPages = args.maxPages ?? 50;
   const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, limits: rt.limits.crawl, fetch: rt.net });
   const [first] = result.pages;
