@@ -124,6 +124,7 @@ export function appRouter(rt: Runtime): Router {
       pageCount: site.draft.pages.length,
       lastChange: last ? { when: ago(last.at, now), summary: last.summary } : null,
       previewHref: `/dashboard/sites/${site.websiteId}/editor`,
+      isOwner: site.members[session.userId] === 'owner',
       plans: openPlans(ws, site.websiteId, now).map((p) => {
         const connection = entryOf(ws.connections, p.connectionId);
         return { planId: p.planId, status: p.status, action: planReview(p, site).action, connection: connection ? connectionName(connection) : 'a removed connection', left: timeLeft(p.expiresAt, now) };
@@ -190,8 +191,13 @@ export function appRouter(rt: Runtime): Router {
     const ws = (await rt.store.read(session.workspaceId))!;
     const site = entryOf(ws.sites, ctx.params.websiteId);
     if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404, [{ href: '/app/', text: 'Your sites' }]);
+    // Owners manage connections (§1.3): an editor or a viewer sees neither the connections nor their activity
+    // (rule developers-settings-owners-only).
+    if (site.members[session.userId] !== 'owner') {
+      return message(ctx, 'Owners only', 'Only an owner of this website manages its connections and reads their activity.', 403, [{ href: `/app/sites/${site.websiteId}`, text: site.name }]);
+    }
     const now = rt.clock.now(ws.id);
-    const isOwner = site.members[session.userId] === 'owner';
+    const isOwner = true;
     const connections = connectionsOf(ws, site);
     const names = new Map(connections.map((c) => [c.connectionId, connectionName(c)]));
     const bounds = rt.limits.activityLog;
