@@ -3,7 +3,10 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, the version pinned in package.json,
 // a dev dependency) against an MCP endpoint that needs a bearer token, through the kit's header-adding loopback
 // proxy (conformance/lib/bearer-proxy.ts), and compares the outcome with the baseline of not-applicable scenarios
-// (default conformance/official-mcp-baseline.yaml). The token may also come from SITE_MCP_TOKEN.
+// (default conformance/official-mcp-baseline.yaml: 0.1.16's active suite, 2025-era wire). The second run,
+// `--baseline conformance/official-mcp-baseline-2026-07-28.yaml`, is 0.2.0-alpha's requirement set for protocol
+// revision 2026-07-28 (installed as @modelcontextprotocol/conformance-next), judged per check. The token may also
+// come from SITE_MCP_TOKEN.
 //
 // Exit codes: 0 the outcome matches the baseline, 1 it does not (an unlisted failure or a stale entry),
 // 2 usage error or the suite could not run.
@@ -52,9 +55,12 @@ try {
 if (run.timedOut || run.outcomes.length === 0) usageError(`official-suite: the suite ${run.timedOut ? `did not finish within ${timeoutMs} ms` : 'ran no scenario'}; its output ends: ${run.stdout.slice(-300).trim()}`);
 
 const judged = compareWithBaseline(run.outcomes, baseline);
+const unexpected = new Set(judged.unexpectedFailures.map((o) => o.scenario));
+const stale = new Set(judged.stale.map((key) => key.split(':')[0]));
+// ✓ passed, ~ failed only where the baseline says it does not apply, ✗ failed otherwise, ! a listed entry passed.
 for (const o of run.outcomes) {
-  const listed = Object.hasOwn(baseline.notApplicable, o.scenario);
-  console.log(`${o.failed ? (listed ? '~' : '✗') : listed ? '!' : '✓'} ${o.scenario}${o.failed ? ` — ${o.failures.join('; ')}` : ''}`);
+  const mark = unexpected.has(o.scenario) ? '✗' : stale.has(o.scenario) ? '!' : o.failed ? '~' : '✓';
+  console.log(`${mark} ${o.scenario}${o.failed ? ` — ${o.failures.join('; ')}` : ''}`);
 }
 const problems = [
   ...judged.unexpectedFailures.map((o) => `failed and not in the baseline: ${o.scenario}`),
@@ -63,6 +69,7 @@ const problems = [
   ...judged.withoutReason.map((s) => `in the baseline without a reason: ${s}`),
 ];
 const passed = run.outcomes.filter((o) => !o.failed).length;
-console.log(`\n${passed} passed, ${run.outcomes.length - passed} failed (${Object.keys(baseline.notApplicable).length} listed as not applicable), suite ${baseline.version}`);
+const what = baseline.requirements ? `requirements ${baseline.requirements}` : 'active suite';
+console.log(`\n${passed} passed, ${run.outcomes.length - passed} failed (${Object.keys(baseline.notApplicable).length} entries listed as not applicable), suite ${baseline.version}, ${what}`);
 for (const p of problems) console.log(`  ${p}`);
 process.exit(problems.length ? 1 : 0);

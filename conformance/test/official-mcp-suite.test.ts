@@ -1,7 +1,9 @@
 // The official MCP conformance suite against the reference, in npm test (issue 10 item 6): its active server
 // scenarios run through the bearer proxy (the suite cannot send an Authorization header, §4.1 requires one), and
 // the outcome must match conformance/official-mcp-baseline.yaml exactly: every failing scenario is listed there
-// with its reason, and every listed one still fails.
+// with its reason, and every listed one still fails. Issue 30 item 4: a second run, 0.2.0-alpha's requirement set for
+// protocol revision 2026-07-28 (installed under the alias @modelcontextprotocol/conformance-next), against its own
+// baseline of single checks (conformance/official-mcp-baseline-2026-07-28.yaml).
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -10,19 +12,22 @@ import type { Target } from '../lib/target.js';
 import { referenceServer } from '../properties/shared-reference.js';
 import { FixturesClient } from '../lib/fixtures-client.js';
 import { startBearerProxy } from '../lib/bearer-proxy.js';
-import { compareWithBaseline, installedSuite, loadOfficialBaseline, runOfficialSuite, type OfficialBaseline, type OfficialRun } from '../lib/official-suite.js';
+import { compareWithBaseline, installedSuite, loadOfficialBaseline, runOfficialSuite, type OfficialBaseline, type OfficialRun, type ScenarioOutcome } from '../lib/official-suite.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const BASELINE_FILE = `${repo}conformance/official-mcp-baseline.yaml`;
+const BASELINE_2026_FILE = `${repo}conformance/official-mcp-baseline-2026-07-28.yaml`;
 // The whole suite takes about 2 s against the reference on a quiet machine; the bound is for a loaded one.
 const SUITE_TIMEOUT_MS = 90_000;
 
 let target: Target;
 let token: string;
 let baseline: OfficialBaseline;
+let baseline2026: OfficialBaseline;
 
 beforeAll(async () => {
   baseline = await loadOfficialBaseline(BASELINE_FILE);
+  baseline2026 = await loadOfficialBaseline(BASELINE_2026_FILE);
   target = await referenceServer();
   const fx = new FixturesClient(target.url, target.fixturesSecret);
   const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
@@ -91,6 +96,35 @@ describe('the baseline', () => {
     expect(judged.unknown).toEqual(['gone-scenario']);
     expect(judged.withoutReason).toEqual(['logging-set-level']);
   });
+
+  it('the second run is 0.2.0-alpha under its alias, pinned exactly, with the 2026-07-28 requirement set', async () => {
+    const pkg = JSON.parse(await readFile(`${repo}package.json`, 'utf8')) as { devDependencies: Record<string, string> };
+    expect(baseline2026.installedAs).toBe('@modelcontextprotocol/conformance-next');
+    expect(baseline2026.requirements).toBe('2026-07-28');
+    expect(pkg.devDependencies[baseline2026.installedAs!], 'pin an exact version under the alias').toBe(`npm:@modelcontextprotocol/conformance@${baseline2026.version}`);
+    expect((await installedSuite(baseline2026.version, baseline2026.installedAs)).version).toBe(baseline2026.version);
+    // The 2026 baseline names single checks only, so every other check of a listed scenario is still enforced.
+    expect(Object.keys(baseline2026.notApplicable).filter((key) => !key.includes(':')), 'whole-scenario entries').toEqual([]);
+  });
+
+  it('judges per-check entries: an unlisted failed check, a passing listed check and an unreported one are each reported', () => {
+    const outcomes: ScenarioOutcome[] = [
+      { scenario: 'server-stateless', failed: true, failures: ['needs-fixture FAILURE: no such tool', 'discover-answers FAILURE: -32601'], checks: { 'needs-fixture': 'failed', 'discover-answers': 'failed', other: 'passed' } },
+      { scenario: 'caching', failed: false, failures: [], checks: { 'ttl-present': 'passed' } },
+    ];
+    const judged = compareWithBaseline(outcomes, {
+      package: '@modelcontextprotocol/conformance',
+      version: 'x',
+      notApplicable: {
+        'server-stateless:needs-fixture': 'Calls a fixture tool the catalogue has not got.',
+        'caching:ttl-present': 'Listed although the check passes, so the entry is stale.',
+        'caching:renamed-check': 'A check id this version does not report.',
+      },
+    });
+    expect(judged.unexpectedFailures.map((o) => `${o.scenario}: ${o.failures.join('; ')}`)).toEqual(['server-stateless: discover-answers FAILURE: -32601']);
+    expect(judged.stale).toEqual(['caching:ttl-present']);
+    expect(judged.unknown).toEqual(['caching:renamed-check']);
+  });
 });
 
 describe('@modelcontextprotocol/conformance server scenarios against the reference', () => {
@@ -123,6 +157,40 @@ describe('@modelcontextprotocol/conformance server scenarios against the referen
   });
 });
 
+describe('@modelcontextprotocol/conformance 0.2.0-alpha, requirement set 2026-07-28, against the reference', () => {
+  let run: OfficialRun;
+
+  beforeAll(async () => {
+    run = await runOfficialSuite({ mcpUrl: `${target.url}/api/mcp`, token, baseline: baseline2026, timeoutMs: SUITE_TIMEOUT_MS });
+  }, SUITE_TIMEOUT_MS + 10_000);
+
+  it('runs every scenario of the requirement set within the time bound', () => {
+    expect(run.timedOut, `the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`).toBe(false);
+    expect(run.stdout).toMatch(/Running requirements 2026-07-28/);
+    expect(run.announced, run.stdout.slice(0, 500)).toBeGreaterThan(0);
+    expect(run.outcomes).toHaveLength(run.announced!);
+  });
+
+  it('fails exactly the checks of its baseline, each listed with its reason', () => {
+    const judged = compareWithBaseline(run.outcomes, baseline2026);
+    expect(judged.withoutReason, 'baseline entries without a reason').toEqual([]);
+    expect(judged.unknown, 'baseline entries the suite did not report (renamed or dropped?)').toEqual([]);
+    expect(judged.stale, 'baseline entries that now pass: remove them').toEqual([]);
+    expect(judged.unexpectedFailures.map((o) => `${o.scenario} — ${o.failures.join('; ')}`), 'failing checks not in the baseline').toEqual([]);
+    // The stateless wire passes whole: discover, per-request _meta, resultType, cache hints, Mcp-Method/Mcp-Name
+    // validation, resource not found as -32602 (13 scenarios pass whole with 0.2.0-alpha.12).
+    const passed = run.outcomes.filter((o) => !o.failed).map((o) => o.scenario);
+    expect(passed).toEqual(expect.arrayContaining(['tools-list', 'tools-call-simple-text', 'tools-call-error', 'resources-list', 'prompts-list', 'sep-2164-resource-not-found', 'caching', 'dns-rebinding-protection', 'http-header-validation']));
+    // server-stateless fails only its two checks that need the suite's test tool; its other checks pass.
+    const stateless = run.outcomes.find((o) => o.scenario === 'server-stateless')!;
+    expect(Object.values(stateless.checks ?? {}).filter((v) => v === 'passed').length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('and the suite agrees: with the baseline as its --expected-failures it exits 0', () => {
+    expect(run.exitCode, run.stdout.slice(-3000)).toBe(0);
+  });
+});
+
 describe('conformance/official-suite.ts, the command for any endpoint', () => {
   const command = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -143,6 +211,14 @@ describe('conformance/official-suite.ts, the command for any endpoint', () => {
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/✓ server-initialize/);
     expect(ok.stdout).not.toContain(token);
+  }, SUITE_TIMEOUT_MS + 20_000);
+
+  it('exits 0 against the reference with the 2026-07-28 baseline, the second run', async () => {
+    const ok = await command(['--url', `${target.url}/api/mcp`, '--token', token, '--baseline', BASELINE_2026_FILE]);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/✓ caching/);
+    expect(ok.stdout).toMatch(/~ server-stateless/);
+    expect(ok.stdout).toMatch(/suite 0\.2\.0-alpha\.\d+, requirements 2026-07-28/);
   }, SUITE_TIMEOUT_MS + 20_000);
 
   it('exits 2 with one sentence, before running anything, without a token, with a refused one, or with no server', async () => {
