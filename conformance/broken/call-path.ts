@@ -4,7 +4,10 @@ import { DomainError } from '../../reference/domain/errors.js';
 import type { Call, CallStep } from '../../reference/mcp/pipeline.js';
 import { checkRole } from '../../reference/domain/authorize.js';
 
-/** authz-cross-tenant-not-found: a website id that is not in the workspace answers "belongs to another account". */
+/**
+ * authz-cross-tenant-not-found: a website id of another workspace answers "belongs to another account", while one
+ * that exists nowhere is still not found: the answer tells whether another tenant's website exists.
+ */
 export function tellForeignWebsites(steps: readonly CallStep[]): CallStep[] {
   return steps.map((step) => {
     if (step.rule !== 'authz-cross-tenant-not-found' || !('run' in step)) return step;
@@ -16,7 +19,7 @@ export function tellForeignWebsites(steps: readonly CallStep[]): CallStep[] {
           await resolve(call);
         } catch (error) {
           const websiteId = (call.args as { websiteId?: unknown }).websiteId;
-          const foreign = error instanceof DomainError && error.code === 'not_found' && call.connection.reach === 'workspace' && typeof websiteId === 'string' && websiteId.startsWith('site_');
+          const foreign = error instanceof DomainError && error.code === 'not_found' && typeof websiteId === 'string' && (await call.rt.store.lookupDirectory('site', websiteId)) !== undefined;
           throw foreign ? new DomainError('access_denied', 'That website belongs to another account.') : error;
         }
       },
