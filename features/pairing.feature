@@ -39,6 +39,24 @@ Feature: Device-code pairing and the discovery file
     When the command-line tool polls
     Then the poll answers "pending" without a token
 
+  @rule:pairing-bound-to-first-workspace
+  Scenario: Once its own owner opened the code, an owner of another company can neither see nor approve the pairing
+    # Approving it would hand the requesting tool a token to the other owner's website. The binding is our decision.
+    Given the target adopts the decision "pairing-bound-to-first-workspace"
+    And the target adopts the decision "pairing-field-names"
+    When a command-line tool starts a pairing asking for "site:read"
+    And "olive" opens the approval page of the pairing in a browser
+    Given a workspace:
+      """
+      { "users": [{ "key": "mallory" }], "sites": [{ "key": "elsewhere", "members": { "mallory": "owner" } }] }
+      """
+    When "mallory" opens the approval page of the pairing in a browser
+    Then the approval page offers no approval
+    When "mallory" tries to approve the pairing for "elsewhere" leaving "site:read" ticked
+    Then the approval was refused
+    When the command-line tool polls
+    Then the poll answers "pending" without a token
+
   @rule:pairing-company-wide @rule:pairing-company-wide-only-without-website @rule:pair-poll-website-id
   Scenario: A company without a website approves company-wide; then the agent creates the first site
     # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").

@@ -22,7 +22,7 @@ import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
 import type { Runtime } from '../../reference/runtime.js';
 import type Router from '@koa/router';
-import { authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes } from './routes.js';
+import { authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes, pairingForgetsItsCompany } from './routes.js';
 import { loadJson } from '../../spec/index.js';
 import { areaBeforeScope, domainReadForEveryConnection, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
@@ -130,6 +130,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'auth-md-discovery': { router: authMdWithout('domain:read') },
   // A new client's failing authorization request is redirected to its redirect URI: an open redirect.
   'oauth-no-error-redirect-unverified-client': { router: authorizationErrorsRedirect },
+  // Whoever opens or approves a pairing's code next holds it, whichever company opened it first.
+  'pairing-bound-to-first-workspace': { router: pairingForgetsItsCompany },
   'company-creation-atomic': { store: keepCreatedDocuments },
   // What a client sees, broken by a proxy in front of the reference.
   'tool-catalogue-exact': { proxy: { dropListedTool: 'confirm_pending_action' } },

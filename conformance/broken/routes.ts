@@ -92,3 +92,24 @@ export function authorizationErrorsRedirect(): Router {
   });
   return router;
 }
+
+/**
+ * pairing-bound-to-first-workspace: the company a pairing's code was first opened by is forgotten whenever the code is
+ * opened, decided or approved again, so whoever comes next holds it.
+ */
+export function pairingForgetsItsCompany(rt: Runtime): Router {
+  const router = new Router();
+  const forget = (code: unknown) => {
+    const pairing = typeof code === 'string' ? rt.pairings.find(code) : undefined;
+    if (pairing) pairing.workspaceId = undefined;
+  };
+  router.get('/dashboard/connect', (ctx, next) => {
+    forget(ctx.query.code);
+    return next();
+  });
+  router.post('/test-fixtures/v1/pairings/:userCode/approve', (ctx, next) => {
+    forget(ctx.params.userCode);
+    return next();
+  });
+  return router;
+}
