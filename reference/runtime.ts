@@ -93,7 +93,8 @@ export type DecisionLimits = Partial<Pick<Limits, (typeof DECISION_LIMIT_KEYS)[n
 export class Runtime {
   readonly store: Store;
   readonly activity: ActivityLog;
-  readonly limiter = new SlidingWindowLimiter();
+  /** Every rate limit and throttle of this process, its keys bounded (rule memory-caller-keyed-maps-bounded). */
+  readonly limiter: SlidingWindowLimiter;
   // The composed services (services.ts), each under its own name.
   readonly clock: Clock;
   readonly net: Network;
@@ -129,6 +130,7 @@ export class Runtime {
     this.handlers = handlers;
     this.callSteps = callSteps;
     ({ clock: this.clock, net: this.net, images: this.images, dns: this.dns, limits: this.limits, capture: this.capture } = services);
+    this.limiter = new SlidingWindowLimiter({ maxKeys: this.limits.memory.limiterKeys });
     this.assetFiles = new DiskAssetFiles(join(config.dataDir, 'assets'));
     this.captureQueue = new CaptureQueue({ store, engine: this.capture, net: this.net, files: this.assetFiles, clock: this.clock, limits: this.limits, delayMs: config.captureQueueDelayMs ?? 10_000 });
     // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).

@@ -9,7 +9,24 @@ export interface Window {
 }
 
 export class SlidingWindowLimiter {
+  /**
+   * Key → its recent hits. Least recently hit first (a hit moves its key
+   * to the end), so the keys evicted past `maxKeys` are the stalest. Only a recorded hit makes an entry: a
+   * refused or only looked-at key (a sign-in for an e-mail nobody has, refused) adds nothing, and an entry whose
+   * hits have all left their window is dropped when next looked at (rule memory-caller-keyed-maps-bounded).
+   */
   #hits = new Map<string, number[]>();
+  readonly #maxKeys: number;
+
+  /** `maxKeys`: the most keys held (spec/limits.json memory.limiterKeys in the runtime). */
+  constructor({ maxKeys = Number.POSITIVE_INFINITY }: { maxKeys?: number } = {}) {
+    this.#maxKeys = maxKeys;
+  }
+
+  /** How many keys are held (tests). */
+  get size(): number {
+    return this.#hits.size;
+  }
 
   /** Records a hit for every key, or none if any key is over its limit; returns the first key refused. */
   take(keys: { key: string; window: Window }[], nowMs: number): { refusedKey: string; retryAfterSeconds: number; window: Window } | null {
@@ -20,20 +37,30 @@ export class SlidingWindowLimiter {
         return { refusedKey: key, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)), window };
       }
     }
-    for (const { key } of keys) this.#hits.get(key)!.push(nowMs);
+    for (const { key } of keys) this.#record(key, nowMs);
     return null;
   }
 
-  #prune(key: string, window: Window, nowMs: number): number[] {
-    let hits = this.#hits.get(key);
-    if (!hits) {
-      hits = [];
-      this.#hits.set(key, hits);
+  #record(key: string, nowMs: number): void {
+    const hits = this.#hits.get(key) ?? [];
+    hits.push(nowMs);
+    this.#hits.delete(key);
+    this.#hits.set(key, hits);
+    // Past the bound the least recently hit keys go: at worst a key that many others pushed out counts afresh.
+    for (const stalest of this.#hits.keys()) {
+      if (this.#hits.size <= this.#maxKeys) break;
+      this.#hits.delete(stalest);
     }
+  }
+
+  #prune(key: string, window: Window, nowMs: number): number[] {
+    const hits = this.#hits.get(key);
+    if (!hits) return [];
     const from = nowMs - window.windowSeconds * 1000;
     let drop = 0;
     while (drop < hits.length && hits[drop]! <= from) drop++;
     if (drop > 0) hits.splice(0, drop);
+    if (hits.length === 0) this.#hits.delete(key);
     return hits;
   }
 }

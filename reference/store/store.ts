@@ -30,6 +30,7 @@ import type { Site, WorkspaceDoc } from '../domain/model.js';
 import { KeyedMutex } from './mutex.js';
 import { fsyncDirectory, writeFileDurably } from './durable-file.js';
 import { Journal, type BeforeFileWrite, type Intent } from './journal.js';
+import { loadLimits } from '../../spec/index.js';
 
 /** The longest lookup file name kept in its reversible form (a file system allows 255 bytes; the rest is margin). */
 const MAX_READABLE_NAME = 200;
@@ -342,15 +343,24 @@ export class Store {
   readonly dataDir: string;
   #workspaces = new Map<string, Workspace>();
   #loading = new Map<string, Promise<Workspace | undefined>>();
+  /** Lookup entries the store wrote or found (bounded by what is stored), and ones it wrote as removed (null). */
   #directory = new Map<string, string | null>();
+  /**
+   * Lookups that found nothing, least recently missed first: keyed by whatever a caller asks for (a random site
+   * id, an unknown token), so bounded by spec/limits.json memory.directoryMisses (rule
+   * memory-caller-keyed-maps-bounded); a miss pushed out is read from disk again next time.
+   */
+  #misses = new Set<string>();
+  readonly #maxMisses: number;
   #mutex = new KeyedMutex();
   #held = new AsyncLocalStorage<HeldCommits>();
   #unapplied = new Set<Unapplied>();
   readonly #journal: Journal;
   readonly #hooks: StoreHooks;
 
-  private constructor(dataDir: string, hooks: StoreHooks) {
+  private constructor(dataDir: string, hooks: StoreHooks, maxCachedMisses: number) {
     this.dataDir = dataDir;
+    this.#maxMisses = maxCachedMisses;
     this.#hooks = hooks;
     this.#journal = new Journal(dataDir, hooks.beforeFileWrite);
   }
@@ -361,7 +371,7 @@ export class Store {
    * commit whose intent is durable, before anything is read. `hooks` are a seam for a composition (test mode
    * installs fail-next-write); production passes none.
    */
-  static async open(dataDir: string, hooks: StoreHooks = {}): Promise<Store> {
+  static async open(dataDir: string, hooks: StoreHooks = {}, { maxCachedMisses = loadLimits().memory.directoryMisses }: { maxCachedMisses?: number } = {}): Promise<Store> {
     for (const sub of ['workspaces', 'directory', 'activity', 'journal', 'tmp']) {
       await mkdir(join(dataDir, sub), { recursive: true });
       // Temporary files of writes a crash interrupted (data/tmp holds the store's; the other folders those of
@@ -370,7 +380,7 @@ export class Store {
         if (sub === 'tmp' || name.endsWith('.tmp') || name.endsWith('.migrating')) await rm(join(dataDir, sub, name), { recursive: true, force: true });
       }
     }
-    const store = new Store(dataDir, hooks);
+    const store = new Store(dataDir, hooks, maxCachedMisses);
     await store.#migrateOldLayout();
     await store.#journal.replay();
     return store;
@@ -514,7 +524,7 @@ export class Store {
     // Committed: durable from here on (replayed at the next open if the files are not all written now).
     workspace.state = next;
     for (const c of created) this.#workspaces.set(c.id, c);
-    for (const [kind, key, value] of pending.lookups) this.#directory.set(`${kind}:${key}`, value);
+    for (const [kind, key, value] of pending.lookups) this.#cacheLookup(`${kind}:${key}`, value);
     await applied.catch((error: unknown) => this.#keepUnapplied([workspace.id, ...created.map((c) => c.id)], retry, error));
   }
 
@@ -551,7 +561,7 @@ export class Store {
       await this.#settle([doc.id]);
       const { applied, retry } = await this.#journal.commit(intent);
       this.#workspaces.set(doc.id, workspace);
-      for (const [kind, key] of lookups) this.#directory.set(`${kind}:${key}`, doc.id);
+      for (const [kind, key] of lookups) this.#cacheLookup(`${kind}:${key}`, doc.id);
       await applied.catch((error: unknown) => this.#keepUnapplied([doc.id], retry, error));
       return true;
     });
@@ -560,19 +570,39 @@ export class Store {
   /** Writes one lookup entry durably. Prefer Transaction.index, which commits it with its document. */
   async setDirectory(kind: DirectoryKind, key: string, workspaceId: string): Promise<void> {
     await writeFileDurably(join(this.dataDir, this.#dirPath(kind, key)), workspaceId, { tempDir: join(this.dataDir, 'tmp') });
-    this.#directory.set(`${kind}:${key}`, workspaceId);
+    this.#cacheLookup(`${kind}:${key}`, workspaceId);
+  }
+
+  #cacheLookup(cacheKey: string, value: string | null): void {
+    this.#misses.delete(cacheKey);
+    this.#directory.set(cacheKey, value);
+  }
+
+  /** How many lookups that found nothing are remembered (tests). */
+  get cachedMisses(): number {
+    return this.#misses.size;
   }
 
   async lookupDirectory(kind: DirectoryKind, key: string): Promise<string | undefined> {
     const cacheKey = `${kind}:${key}`;
     if (this.#directory.has(cacheKey)) return this.#directory.get(cacheKey) ?? undefined;
+    if (this.#misses.has(cacheKey)) return undefined;
     let value: string | null = null;
     try {
       value = await readFile(join(this.dataDir, this.#dirPath(kind, key)), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    this.#directory.set(cacheKey, value);
+    // A write may have cached the entry while the file was read: the write's value wins.
+    if (this.#directory.has(cacheKey)) return this.#directory.get(cacheKey) ?? undefined;
+    if (value !== null) this.#directory.set(cacheKey, value);
+    else {
+      this.#misses.add(cacheKey);
+      for (const oldest of this.#misses) {
+        if (this.#misses.size <= this.#maxMisses) break;
+        this.#misses.delete(oldest);
+      }
+    }
     return value ?? undefined;
   }
 
