@@ -15,6 +15,7 @@ import type {
   WorldResponse,
 } from '../../generated/schemas/fixtures/fixtures.js';
 import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
+import { recordedFetch } from './transcript.js';
 
 export type { ActivityEntry, ActivityList, ConnectionRequest, ConnectionView, SiteState, WorkspaceSettingsRequest, WorldRequest, WorldResponse };
 /** A world answered without passwordsOnDemand: every user has their password. */
@@ -48,7 +49,7 @@ export class FixturesClient {
   async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(`${this.url}/test-fixtures/v1${path}`, {
+      res = await recordedFetch(`${this.url}/test-fixtures/v1${path}`, {
         method,
         headers: { 'x-fixtures-secret': this.secret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),

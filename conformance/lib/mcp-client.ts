@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type GetPromptResult, type ListPromptsResult, type ListResourcesResult, type ListToolsResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { envelopeOf, runChecks, type ToolCallRecord } from './checks.js';
+import { recorded, recordedFetch } from './transcript.js';
 
 export interface ToolErrorBody { code: string; message: string; retryable?: boolean; details?: Record<string, any> }
 export interface Envelope {
@@ -75,6 +76,9 @@ const guardedFetch = async (input: string | URL, init?: RequestInit): Promise<Re
   return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
+/** guardedFetch, each exchange kept for the transcript of a failed step (transcript.ts). */
+const recordedGuardedFetch = recorded(guardedFetch);
+
 /** The one sentence for what went wrong with `call` when the error is the target's doing, or undefined. */
 export function targetFailure(call: string, error: unknown): TargetFailure | undefined {
   const seen = new Set<unknown>();
@@ -99,7 +103,7 @@ export class McpConnection {
   client(): Promise<Client> {
     this.#client ??= (async () => {
       const client = new Client({ name: 'site-mcp-conformance', version: '0.1.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp`), { fetch: guardedFetch, requestInit: { headers: { ...this.headers, Authorization: `Bearer ${this.token}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp`), { fetch: recordedGuardedFetch, requestInit: { headers: { ...this.headers, Authorization: `Bearer ${this.token}` } } });
       try {
         await client.connect(transport, { timeout: callTimeoutMs() });
       } catch (error) {
@@ -198,7 +202,7 @@ export async function readAnswer(res: Response): Promise<HttpAnswer> {
 /** A raw POST of `body` to `url` (a full address), with the headers an MCP client would send plus `headers`. */
 export async function rawPost(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
   return readAnswer(
-    await fetch(url, {
+    await recordedFetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       body,

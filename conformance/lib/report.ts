@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { loadRules } from '../../spec/index.js';
 import { CHECKS } from './checks.js';
 import { NOT_CHECKED_MEDIA_TYPE } from './declaration.js';
+import { TRANSCRIPT_MEDIA_TYPE } from './transcript.js';
 import { RULE_IN_NAME } from './run-selection.js';
 
 // Read before a run starts, so a command line can be refused without loading this module's checks (run-selection.ts).
@@ -51,6 +52,8 @@ export interface ScenarioResult {
   skippedChecks?: NotCheckedAt[];
   /** Every reason above, as the steps wrote it (rule kit-judges-by-source): the tally of what to declare. */
   notChecked?: string[];
+  /** For a failed step: what the kit sent and got (conformance/lib/transcript.ts), redacted, with a curl line. */
+  transcripts?: { step: string; line?: number; text: string }[];
 }
 export interface RuleResult { rule: string; status: RuleStatus; scenarios: ScenarioResult[] }
 
@@ -63,7 +66,7 @@ const NOT_ADOPTED = /^(\S+) \(adopts\)$/;
 const FAILING = ['PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
 
 interface StepInfo { step: string; line?: number; outcome: boolean }
-interface Attempt { steps: { id: string; pickleStepId?: string }[]; finished: Map<string, { status: string; message?: string; seconds: number }>; notes: { testStepId?: string; body: string }[] }
+interface Attempt { steps: { id: string; pickleStepId?: string }[]; finished: Map<string, { status: string; message?: string; seconds: number }>; notes: { testStepId?: string; body: string }[]; transcripts: { testStepId?: string; body: string }[] }
 
 /** Each Gherkin step's keyword and line, by its id, from a gherkinDocument (backgrounds, rules, scenarios). */
 function collectSteps(node: unknown, into: Map<string, { keyword: string; line?: number }>): void {
@@ -99,11 +102,11 @@ export function scenarioResults(messages: string | Record<string, any>[]): Scena
     } else if (m.testCase) {
       testCases.set(m.testCase.id, { pickleId: m.testCase.pickleId, steps: m.testCase.testSteps });
       if (!order.includes(m.testCase.pickleId)) order.push(m.testCase.pickleId);
-      attempts.set(m.testCase.pickleId, { steps: m.testCase.testSteps, finished: new Map(), notes: [] });
+      attempts.set(m.testCase.pickleId, { steps: m.testCase.testSteps, finished: new Map(), notes: [], transcripts: [] });
     } else if (m.testCaseStarted) {
       started.set(m.testCaseStarted.id, m.testCaseStarted.testCaseId);
       const testCase = testCases.get(m.testCaseStarted.testCaseId);
-      if (testCase) attempts.set(testCase.pickleId, { steps: testCase.steps, finished: new Map(), notes: [] });
+      if (testCase) attempts.set(testCase.pickleId, { steps: testCase.steps, finished: new Map(), notes: [], transcripts: [] });
     } else if (m.testStepFinished) {
       const pickleId = testCases.get(started.get(m.testStepFinished.testCaseStartedId)!)?.pickleId;
       const result = m.testStepFinished.testStepResult as { status: string; message?: string; duration?: { seconds: number; nanos: number } };
@@ -111,6 +114,9 @@ export function scenarioResults(messages: string | Record<string, any>[]): Scena
     } else if (m.attachment?.mediaType === NOT_CHECKED_MEDIA_TYPE && m.attachment.testCaseStartedId) {
       const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!)?.pickleId;
       if (pickleId) attempts.get(pickleId)!.notes.push({ testStepId: m.attachment.testStepId, body: String(m.attachment.body) });
+    } else if (m.attachment?.mediaType === TRANSCRIPT_MEDIA_TYPE && m.attachment.testCaseStartedId) {
+      const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!)?.pickleId;
+      if (pickleId) attempts.get(pickleId)!.transcripts.push({ testStepId: m.attachment.testStepId, body: String(m.attachment.body) });
     }
   }
   return order.map((pickleId) => judge(pickles.get(pickleId)!, attempts.get(pickleId)!));
@@ -132,7 +138,8 @@ function judge(pickle: { name: string; uri: string; line?: number; tags: string[
     const rank = FAILING.indexOf(f.status);
     if (rank > worst.rank) worst = { rank, message: f.message ?? `a step is ${f.status}` };
   }
-  if (worst.rank >= 0) return { ...base, status: 'failed', message: worst.message, ...notChecked };
+  const transcripts = attempt.transcripts.length ? { transcripts: attempt.transcripts.map((t) => ({ ...where(t.testStepId), text: t.body })) } : {};
+  if (worst.rank >= 0) return { ...base, status: 'failed', message: worst.message, ...notChecked, ...transcripts };
   if (attempt.finished.size === 0) return { ...base, status: 'failed', message: 'the scenario did not run (no step finished)', ...notChecked };
   // Where it stopped: the step that said "the rest of the scenario", else the first step Cucumber skipped or never finished.
   const cut = attempt.notes.find((n) => n.body.endsWith(REST_OF_SCENARIO));
@@ -374,6 +381,14 @@ export function printReport(report: Report, log: (line: string) => void = consol
     log(`\nscenarios not checked in full (${incomplete.length}): status, scenario, where it stopped or what it skipped, and why`);
     for (const s of incomplete) log(`${s.status.padEnd(15)} ${where(s)} ${clip(s.name, 80)} — ${notCheckedText(s)}`);
   }
+  const transcribed = report.scenarios.filter((x) => x.status === 'failed' && x.transcripts?.length);
+  if (transcribed.length) {
+    log(`\nwhat the kit sent and got in each failed step (${transcribed.length} scenario${transcribed.length === 1 ? '' : 's'}; tokens and secrets redacted, the curl line reads them from the environment):`);
+    for (const x of transcribed) {
+      log(`\nFAILED ${where(x)} ${x.name}${x.message ? ` — ${clip(x.message.split('\n')[0]!, 200)}` : ''}`);
+      log(transcriptText(x).replace(/^/gm, '  '));
+    }
+  }
   const s = report.summary;
   const failedChecks = Object.entries(report.checks).filter(([, n]) => n > 0);
   if (failedChecks.length) log(`\ngeneric check failures: ${failedChecks.map(([c, n]) => `${c} ${n}`).join(', ')}`);
@@ -393,6 +408,11 @@ export function printReport(report: Report, log: (line: string) => void = consol
   const { rules, scenarios } = headline(s);
   log(rules);
   log(scenarios);
+}
+
+/** A failed scenario's transcripts as one text: each failed step (text and line), then what the kit sent and got in it. */
+export function transcriptText(s: ScenarioResult): string {
+  return (s.transcripts ?? []).map((t) => `Failed step${t.line ? ` (line ${t.line})` : ''}: ${t.step}\n${t.text}`).join('\n\n');
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -434,7 +454,8 @@ const xml = (text: string) =>
     .replace(/"/g, '&quot;');
 
 /**
- * junit.xml from the report, one testcase per scenario (and property): a failed one has <failure>, one that is not
+ * junit.xml from the report, one testcase per scenario (and property): a failed one has <failure> (and, in
+ * <system-out>, what the kit sent and got in the failed step: transcript.ts), one that is not
  * checked in full (partly checked, not checked, not applicable) has <skipped message="…"> with its status, step and
  * reason, and only a scenario that passed has neither (Cucumber's own JUnit formatter would count a cut-short
  * scenario as a pass).
@@ -447,7 +468,8 @@ export function junitXml(report: Report): string {
     if (x.status === 'passed') return `${head}/>`;
     if (x.status === 'failed') {
       const message = x.message ?? 'failed';
-      return `${head}>\n    <failure message="${xml(message.split('\n')[0]!)}" type="failed">${xml(message)}</failure>\n  </testcase>`;
+      const out = x.transcripts?.length ? `\n    <system-out>${xml(transcriptText(x))}</system-out>` : '';
+      return `${head}>\n    <failure message="${xml(message.split('\n')[0]!)}" type="failed">${xml(message)}</failure>${out}\n  </testcase>`;
     }
     return `${head}>\n    <skipped message="${xml(`${x.status.replace('-', ' ')}: ${notCheckedText(x)}`)}"/>\n  </testcase>`;
   });

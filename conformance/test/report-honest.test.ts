@@ -7,9 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, junitXml, printReport, reportJson, runExitCode, scenarioResults, summaryMarkdown, type ScenarioResult } from '../lib/report.js';
 import { NOT_CHECKED_MEDIA_TYPE } from '../lib/declaration.js';
+import { TRANSCRIPT_MEDIA_TYPE } from '../lib/transcript.js';
 
 type Kind = 'Context' | 'Action' | 'Outcome';
-interface StepSpec { kind: Kind; text: string; status: 'PASSED' | 'SKIPPED' | 'FAILED'; note?: string; message?: string }
+interface StepSpec { kind: Kind; text: string; status: 'PASSED' | 'SKIPPED' | 'FAILED'; note?: string; message?: string; transcript?: string }
 
 /** A message stream for scenarios, each tagged with its rules and made of steps with their results and notes. */
 function messages(scenarios: { name: string; rules: string[]; steps: StepSpec[] }[]): Record<string, any>[] {
@@ -38,6 +39,7 @@ function messages(scenarios: { name: string; rules: string[]; steps: StepSpec[] 
     out.push({ testStepFinished: { testCaseStartedId: id('tcs'), testStepId: id('hook'), testStepResult: { status: 'PASSED', duration: { seconds: 0, nanos: 1000 } } } });
     scenario.steps.forEach((s, i) => {
       if (s.note) out.push({ attachment: { body: s.note, mediaType: NOT_CHECKED_MEDIA_TYPE, testCaseStartedId: id('tcs'), testStepId: id('ts', i) } });
+      if (s.transcript) out.push({ attachment: { body: s.transcript, mediaType: TRANSCRIPT_MEDIA_TYPE, testCaseStartedId: id('tcs'), testStepId: id('ts', i) } });
       out.push({ testStepFinished: { testCaseStartedId: id('tcs'), testStepId: id('ts', i), testStepResult: { status: s.status, duration: { seconds: 0, nanos: 2_000_000 }, ...(s.message ? { message: s.message } : {}) } } });
     });
   });
@@ -120,6 +122,17 @@ describe('a scenario that stopped early is never passed', () => {
     expect(testcase('decision')).toMatch(/<skipped message="not applicable: stopped at .*decision not adopted: limit-values"/);
     expect(testcase('checked in full')).toMatch(/\/>$/);
     expect(testcase('failed')).toMatch(/<failure message="expected ok"/);
+  });
+
+  it('a failed step\'s transcript (issue 32) reaches the scenario, the console and JUnit\'s <system-out>', () => {
+    const sent = 'Sent and got in this step (1 of 1 request):\n\n1. tools/call publish_site {}\n> POST http://127.0.0.1:1/api/mcp\n< HTTP 500 Internal Server Error';
+    const r = report([{ ...failed, steps: [arrange, call, { ...check, status: 'FAILED' as const, message: 'expected ok', transcript: sent }] }]);
+    expect(r.scenarios[0]!.transcripts).toEqual([{ step: 'Then the call succeeds', line: 12, text: sent }]);
+    expect(junitXml(r)).toMatch(/<failure message="expected ok" type="failed">expected ok<\/failure>\n    <system-out>Failed step \(line 12\): Then the call succeeds\nSent and got in this step[\s\S]*&lt; HTTP 500 Internal Server Error<\/system-out>/);
+    const lines: string[] = [];
+    printReport(r, (line) => lines.push(line));
+    expect(lines.join('\n')).toMatch(/FAILED features\/s0\.feature:9 failed — expected ok\n  Failed step \(line 12\): Then the call succeeds\n  Sent and got/);
+    expect(junitXml(report([failed]))).not.toMatch(/<system-out>/);
   });
 
   it('what was not checked fails no run; a failure does, and an expected failure that was only not checked is no XPASS', () => {

@@ -9,6 +9,7 @@ import { requireOutput } from '../support/declared.js';
 import { parse, pointer } from '../support/json.js';
 import { loadJson } from '../../spec/index.js';
 import { CLIENT_ERRORS } from '../../conformance/lib/checks.js';
+import { recordedFetch } from '../../conformance/lib/transcript.js';
 
 const SCOPES = loadJson<{ scopes: { name: string }[] }>('scopes.json').scopes.map((s) => s.name);
 
@@ -32,13 +33,13 @@ When('{string} posts to the MCP endpoint:', async function (this: SiteWorld, nam
 // A path on the target, or a whole URL (e.g. {{public:main}}).
 When('a client GETs {string}', async function (this: SiteWorld, path: string) {
   const resolved = this.resolve(path);
-  this.lastHttp = await readAnswer(await fetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`));
+  this.lastHttp = await readAnswer(await recordedFetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`));
 });
 
 // The answer itself, not where it redirects to (rule app-pages-frame-protection covers an app page's redirects too).
 When('a client GETs {string} without following redirects', async function (this: SiteWorld, path: string) {
   const resolved = this.resolve(path);
-  this.lastHttp = await readAnswer(await fetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`, { redirect: 'manual' }));
+  this.lastHttp = await readAnswer(await recordedFetch(/^https?:\/\//.test(resolved) ? resolved : `${this.url}${resolved}`, { redirect: 'manual' }));
 });
 
 /** The Content-Security-Policy of the last answer as directive name → value. */
@@ -90,12 +91,12 @@ Then('the public address of {string} answers {int}', async function (this: SiteW
   const template = activeDeclaration()?.publicSiteUrl;
   if (!template) return this.notChecked('where a published site is served (publicSiteUrl)');
   const url = template.replaceAll('{base}', this.url).replaceAll('{websiteId}', this.site(site).websiteId);
-  const answer = await readAnswer(await fetch(url));
+  const answer = await readAnswer(await recordedFetch(url));
   assert.equal(answer.status, status, `${url} answered ${answer.status}`);
 });
 
 When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {
-  this.lastHttp = await readAnswer(await fetch(String(pointer(this.last.envelope?.data, requireOutput(this, path)))));
+  this.lastHttp = await readAnswer(await recordedFetch(String(pointer(this.last.envelope?.data, requireOutput(this, path)))));
 });
 
 Then('the HTTP status is {int}', function (this: SiteWorld, status: number) {
@@ -139,11 +140,11 @@ Then('the answer is a JSON-RPC client error', function (this: SiteWorld) {
 });
 
 Then('the protected-resource metadata names the MCP endpoint and an authorization server that offers dynamic client registration', async function (this: SiteWorld) {
-  const prm = (await (await fetch(`${this.url}/.well-known/oauth-protected-resource/api/mcp`)).json()) as { resource: string; authorization_servers?: string[] };
+  const prm = (await (await recordedFetch(`${this.url}/.well-known/oauth-protected-resource/api/mcp`)).json()) as { resource: string; authorization_servers?: string[] };
   assert.equal(prm.resource, `${this.url}/api/mcp`);
   const issuer = prm.authorization_servers?.[0];
   assert.ok(issuer, 'no authorization server listed');
-  const discovery = await fetch(`${issuer}/.well-known/openid-configuration`).then((r) => (r.ok ? r : fetch(`${issuer}/.well-known/oauth-authorization-server`)));
+  const discovery = await recordedFetch(`${issuer}/.well-known/openid-configuration`).then((r) => (r.ok ? r : recordedFetch(`${issuer}/.well-known/oauth-authorization-server`)));
   assert.ok(discovery.ok, `the authorization server ${issuer} publishes no metadata`);
   const meta = (await discovery.json()) as { registration_endpoint?: string; code_challenge_methods_supported?: string[] };
   assert.ok(meta.registration_endpoint, 'no registration_endpoint: dynamic client registration is required');

@@ -8,9 +8,10 @@ import { loadJson } from '../../spec/index.js';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { kitChoosesAddress, randomLoopback } from '../support/client-address.js';
 import { postFromAddress } from '../../conformance/lib/local-address.js';
+import { recordedFetch } from '../../conformance/lib/transcript.js';
 
 async function postJson(world: SiteWorld, path: string, body: unknown) {
-  world.lastHttp = await readAnswer(await fetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  world.lastHttp = await readAnswer(await recordedFetch(`${world.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
   return world.lastHttp.json as Record<string, any>;
 }
 
@@ -112,7 +113,7 @@ When('the polled token is used as connection {string}', function (this: SiteWorl
 
 When('a client reads the published site with the polled token', async function (this: SiteWorld) {
   const { token } = this.remembered.get('polled') as { token: string };
-  this.lastHttp = await readAnswer(await fetch(`${this.url}/v1/delivery/site`, { headers: { authorization: `Bearer ${token}` } }));
+  this.lastHttp = await readAnswer(await recordedFetch(`${this.url}/v1/delivery/site`, { headers: { authorization: `Bearer ${token}` } }));
   if (this.lastHttp.status === 200) this.remembered.set('delivered', this.lastHttp.json);
 });
 
@@ -126,7 +127,7 @@ When('a client tries to write to the published site with the polled token by {wo
   const content = read.pages?.[0]?.sections?.[0]?.content;
   if (content) for (const key of Object.keys(content)) if (typeof content[key] === 'string') content[key] = 'Written with a delivery token';
   this.lastHttp = await readAnswer(
-    await fetch(`${this.url}/v1/delivery/site`, {
+    await recordedFetch(`${this.url}/v1/delivery/site`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
       ...(method === 'DELETE' ? {} : { body: JSON.stringify(read) }),

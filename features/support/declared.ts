@@ -2,9 +2,11 @@
 // wrapper, around every step, turns that into a "not checked" note instead of a failure and skips the rest of
 // the scenario, whose later steps depend on what that step would have done. Hooks are never skipped. The step
 // reports itself skipped, so Cucumber skips the steps after it and its own reports (report.html, the progress
-// line) show where the scenario stopped; conformance/lib/report.ts never counts such a scenario as passed.
+// line) show where the scenario stopped; conformance/lib/report.ts never counts such a scenario as passed. The
+// wrapper also runs each step recording its HTTP exchanges (conformance/lib/transcript.ts).
 import { setDefinitionFunctionWrapper } from '@cucumber/cucumber';
 import { NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
+import { recordingInto } from '../../conformance/lib/transcript.js';
 import type { SiteWorld } from './world.js';
 
 export const HOOK = Symbol('hook');
@@ -14,7 +16,8 @@ setDefinitionFunctionWrapper((fn: ((this: SiteWorld, ...args: unknown[]) => unkn
   return async function (this: SiteWorld, ...args: unknown[]) {
     if (this.notDeclared) return undefined;
     try {
-      return await fn.apply(this, args);
+      // Every exchange the step makes goes into its scenario's log, for a transcript if it fails (support/transcript.ts).
+      return await recordingInto(this.exchanges, () => fn.apply(this, args));
     } catch (error) {
       if (!(error instanceof NotDeclared)) throw error;
       this.notDeclared = error.what;

@@ -20,6 +20,7 @@ import type { Envelope, HttpAnswer, McpConnection } from '../../conformance/lib/
 import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
 import { canaryFromEnvironment, canaryListens, canaryPath, canaryUrl, CANARY_VECTORS, type CanaryVector } from '../../conformance/lib/canary.js';
 import { nonPublicAddressesRefused } from '../../conformance/lib/network.js';
+import { ExchangeLog } from '../../conformance/lib/transcript.js';
 import { HOOK } from './declared.js';
 
 setDefaultTimeout(60_000);
@@ -62,6 +63,8 @@ export class SiteWorld extends World {
   random: () => number = Math.random;
   /** When the scenario began (ms since the epoch): canary hits from then on are its own (steps/ssrf.steps.ts). */
   readonly startedAt = Date.now();
+  /** Every HTTP exchange of this scenario's steps, for the transcript of a failed step (support/transcript.ts). */
+  readonly exchanges = new ExchangeLog();
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -109,6 +112,11 @@ export class SiteWorld extends World {
    */
   notChecked(what: string): void {
     void this.attach(what, NOT_CHECKED_MEDIA_TYPE);
+  }
+
+  /** What a transcript must never show: the fixtures secret and every token this scenario holds. */
+  secrets(): string[] {
+    return [process.env.SITE_MCP_FIXTURES_SECRET ?? '', ...[...this.connections.values()].map((c) => c.token)];
   }
 
   /** A random token of lower-case letters and digits from the scenario's seeded PRNG. */
