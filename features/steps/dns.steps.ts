@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import { Given, Then } from '@cucumber/cucumber';
 import { dnsQueries, writeZoneRecords, type ZoneRecord } from '../../conformance/lib/dns-stub.js';
 import type { SiteWorld } from '../support/world.js';
-import { NotDeclared } from '../../conformance/lib/declaration.js';
+import { NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
 import { fixturesSupport } from '../../conformance/lib/fixtures-client.js';
-import { requireOutput } from '../support/declared.js';
 import { pointer } from '../support/json.js';
 
 /** The DNS stub's zone, which the target resolves through only with the fixtures part dns-resolver. */
@@ -21,8 +20,34 @@ Given('the hostname {string} exists in DNS', function (this: SiteWorld, host: st
   writeZoneRecords(zoneDir(), [{ name: this.resolve(host), type: 'TXT', value: 'v=owned-by-the-business' }]);
 });
 
+/**
+ * The DNS records an answer asks for, found by meaning (§4.3 "returns the DNS records still needed" names no field):
+ * every object of the answer that holds a record type the stub serves (A, CNAME, TXT), a name at or below the
+ * hostname's domain (or "@" for the hostname itself) and a value.
+ */
+export function dnsRecordsByMeaning(data: unknown, hostname: string): ZoneRecord[] {
+  const domain = hostname.toLowerCase().split('.').slice(-2).join('.');
+  const found: ZoneRecord[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (!value || typeof value !== 'object') return;
+    const strings = Object.values(value).filter((v): v is string => typeof v === 'string');
+    const type = strings.find((v) => /^(A|CNAME|TXT)$/i.test(v));
+    const nameOf = (v: string) => (v === '@' ? hostname : v.toLowerCase().replace(/\.$/, ''));
+    const name = strings.find((v) => v !== type && (v === '@' || nameOf(v) === domain || nameOf(v).endsWith(`.${domain}`)));
+    const recordValue = strings.find((v) => v !== type && v !== name);
+    if (type && name && recordValue !== undefined) found.push({ name: nameOf(name), type: type.toUpperCase() as ZoneRecord['type'], value: recordValue });
+    Object.values(value).forEach(walk);
+  };
+  walk(data);
+  return found;
+}
+
 Given('the DNS zone serves the records the last call asked for', function (this: SiteWorld) {
-  const needed = pointer(this.last.envelope?.data, requireOutput(this, '/dnsRecordsNeeded')) as ZoneRecord[] | undefined;
+  const declared = outputPointer(this.last.tool, '/dnsRecordsNeeded');
+  const hostname = String((this.last.args as { hostname?: unknown } | undefined)?.hostname ?? '');
+  const needed = (declared === undefined ? dnsRecordsByMeaning(this.last.envelope?.data, hostname) : pointer(this.last.envelope?.data, declared)) as ZoneRecord[] | undefined;
+  if (!needed?.length && declared === undefined) throw new NotDeclared('the DNS records connect_domain asked for (none read by meaning: an object with a type, a name and a value; or declare outputFields connect_domain.dnsRecordsNeeded)');
   if (!needed?.length) throw new Error(`the last call asked for no DNS records: ${JSON.stringify(this.last.envelope)}`);
   writeZoneRecords(zoneDir(), needed);
 });
