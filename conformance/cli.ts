@@ -31,10 +31,12 @@
 //                        them from its own network. The kit's loopback canaries check the same rules either way, and
 //                        a run in a network namespace with only loopback (npm test's) sends them to a loopback target.
 //
-// Reports, in --report-dir (default reports/ of this repository): junit.xml (one testcase per scenario: <skipped>
-// for one not checked in full), report.html (Cucumber's HTML report: its own step statuses), rules.json (rule →
-// status → scenarios), summary.md (for a CI job summary), conformance.json (everything above in one file) and
-// cucumber-messages.ndjson (Cucumber's message stream). A scenario is passed only when every step ran and nothing
+// Reports, in --report-dir (default reports/ of this repository): report.html (the kit's page: the verdict per
+// source section and rule, source rules and declared decisions apart, each failure with what the kit sent and got
+// and a curl line), junit.xml (one testcase per scenario: <skipped> for one not checked in full, <failure> and
+// <system-out> with the failed step's requests and answers for a failed one), rules.json (rule → status →
+// scenarios), summary.md (for a CI job summary), conformance.json (everything above in one file), cucumber.html
+// (Cucumber's own page: its step statuses, every attachment) and cucumber-messages.ndjson (its message stream). A scenario is passed only when every step ran and nothing
 // was skipped; a rule is verified only when one of its scenarios passed and none failed (lib/report.ts).
 //
 // Exit codes: 0 nothing failed (what was not checked is reported, never a failure); 1 a check failed (or an
@@ -239,7 +241,7 @@ async function main(): Promise<number> {
     const properties = values.properties && !values['dry-run'] ? runProperties(target) : undefined;
     properties?.catch(() => undefined);
     const { loadConfiguration, loadSources, runCucumber } = await import('@cucumber/cucumber/api');
-    const { buildReport, junitXml, runExitCode, printReport, reportJson, scenarioResults, summaryMarkdown, vitestResults } = await import('./lib/report.js');
+    const { buildReport, junitXml, runExitCode, printReport, reportJson, scenarioLocation, scenarioResults, summaryMarkdown, vitestResults } = await import('./lib/report.js');
     const { runConfiguration } = await loadConfiguration(
       {
         file: 'cucumber.mjs',
@@ -262,7 +264,8 @@ async function main(): Promise<number> {
     const others = Object.entries(runConfiguration.formats.files).filter(([, formatter]) => formatter !== 'message');
     runConfiguration.formats.files = { ...Object.fromEntries(others), [join(reportsDir, 'cucumber-messages.ndjson')]: 'message' };
     // junit.xml is written from the report below: Cucumber's JUnit formatter would count a cut-short scenario as a pass.
-    if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'report.html')]: 'html' };
+    // report.html is the kit's own page (lib/report-html.ts, written below); Cucumber's is its detail page.
+    if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'cucumber.html')]: 'html' };
     console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers}${roundTripMs === undefined ? '' : ` (round trip ${roundTripMs.toFixed(1)} ms)`} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
     // Messages are collected in-process (the message file written by the formatter may still be flushing).
     const envelopes: Record<string, any>[] = [];
@@ -287,9 +290,10 @@ async function main(): Promise<number> {
     }
     printReport(report);
     const json = reportJson(report) as { rules: unknown };
+    const finishedAt = new Date().toISOString();
     await writeFile(
       join(reportsDir, 'conformance.json'),
-      `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], finishedAt: new Date().toISOString(), ...json }, null, 2)}\n`,
+      `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], finishedAt, ...json }, null, 2)}\n`,
     );
     await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, notChecked: report.notChecked, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
     await writeFile(join(reportsDir, 'summary.md'), summaryMarkdown(report, target.url));
@@ -302,12 +306,17 @@ async function main(): Promise<number> {
       ...(values.declaration ? [`--declaration ${values.declaration}`] : []),
       ...(values['expected-failures'] ? [`--expected-failures ${values['expected-failures']}`] : []),
     ].join(' ');
-    const replays = new Set(
+    const replayOf = new Map(
       scenarios
         .filter((x) => x.status === 'failed' && x.source === 'cucumber')
-        .map((s) => `replay: npm run conformance -- --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`),
+        .map((s) => [scenarioLocation(s), `npm run conformance -- --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`]),
     );
-    for (const line of replays) console.log(line);
+    const { reportHtml } = await import('./lib/report-html.js');
+    await writeFile(
+      join(reportsDir, 'report.html'),
+      reportHtml(report, { target: target.url, seed: Number(seed), finishedAt, tags: runConfiguration.sources.tagExpression, declaration: values.declaration, replays: replayOf, cucumberPage: 'cucumber.html' }),
+    );
+    for (const line of new Set(replayOf.values())) console.log(`replay: ${line}`);
     if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);
 
     return runExitCode(report, success);

@@ -321,6 +321,8 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
 const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const where = (s: ScenarioResult) => `${s.uri}${s.line ? `:${s.line}` : ''}`;
+/** A scenario's place, `features/x.feature:12` (a property's: its test file). */
+export const scenarioLocation = where;
 const STATUS_TEXT: Record<string, string> = { xpass: 'XPASS (remove it from expected-failures.yaml)' };
 const SCENARIO_WORDS: [ScenarioStatus, string][] = [['passed', 'passed'], ['partly-checked', 'partly checked'], ['not-checked', 'not checked'], ['not-applicable', 'not applicable'], ['failed', 'failed']];
 
@@ -339,13 +341,13 @@ export function notCheckedText(s: ScenarioResult): string {
 }
 
 /** "3 scenarios: 1 passed, 2 not checked" for a rule's table row. */
-function scenarioCounts(scenarios: ScenarioResult[]): string {
+export function scenarioCounts(scenarios: ScenarioResult[]): string {
   const counts = SCENARIO_WORDS.map(([status, word]) => [scenarios.filter((s) => s.status === status).length, word] as const).filter(([n]) => n > 0);
   return `${plural(scenarios.length, 'scenario')}: ${counts.map(([n, word]) => `${n} ${word}`).join(', ')}`;
 }
 
 /** The headline, the same words in the console and in summary.md. */
-function headline(s: Report['summary']): { rules: string; scenarios: string } {
+export function headline(s: Report['summary']): { rules: string; scenarios: string } {
   return {
     rules:
       `rules: ${s.rulesVerified} verified, ${s.rulesPartlyChecked} partly checked, ${s.rulesNotChecked} not checked, ` +
@@ -432,7 +434,7 @@ export function summaryMarkdown(report: Report, target: string): string {
     `- ${s.rulesWithoutCheck} of ${s.testableRules} testable rules have no check yet${s.rulesNotBlackBox ? `, ${s.rulesNotBlackBox} are reference-only (checked by the reference's or the kit's own tests)` : ''}.`,
     '',
     'A scenario passed only when every step ran and nothing in it was skipped; a rule is verified only when one of its scenarios passed and none failed. ' +
-      'A run with nothing failed passes even where things were not checked. `report.html` is Cucumber\'s own page: it shows the step where a scenario stopped as skipped, but a check skipped inside a step that ran on only as an attachment; this summary and `rules.json` are the verdict.',
+      'A run with nothing failed passes even where things were not checked. `report.html` shows the verdict per source section and rule, and each failure with the requests and answers of its failed step; `cucumber.html` is Cucumber\'s own page, whose step statuses are not the verdict.',
   ];
   if (failed.length) lines.push('', '| failed rule | scenarios |', '|---|---|', ...failed.map((r) => `| \`${r.rule}\` | ${cell(r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.status)} |`));
   const incomplete = report.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'failed');

@@ -1,7 +1,7 @@
 // A step that needs a value the target did not declare throws NotDeclared (rule kit-judges-by-source). This
 // wrapper, around every step, turns that into a "not checked" note instead of a failure and skips the rest of
 // the scenario, whose later steps depend on what that step would have done. Hooks are never skipped. The step
-// reports itself skipped, so Cucumber skips the steps after it and its own reports (report.html, the progress
+// reports itself skipped, so Cucumber skips the steps after it and its own reports (cucumber.html, the progress
 // line) show where the scenario stopped; conformance/lib/report.ts never counts such a scenario as passed. The
 // wrapper also runs each step recording its HTTP exchanges (conformance/lib/transcript.ts).
 import { setDefinitionFunctionWrapper } from '@cucumber/cucumber';
