@@ -72,3 +72,17 @@ Feature: OAuth 2.1 clients are bound to exactly one connection
     Given the target adopts the decision "oauth-no-error-redirect-unverified-client"
     When an OAuth client registers with the redirect URI "https://redirect.invalid/conformance-callback"
     Then authorization requests of that client that fail do not send the browser to its redirect URI
+
+  @rule:oauth-challenge-scope-every-scope
+  Scenario: The 401 challenge asks for every scope the protected-resource metadata lists
+    # The source names no scope for the challenge; asking for every one, for the owner to untick at consent, is ours.
+    Given the target adopts the decision "oauth-challenge-scope-every-scope"
+    When an unauthenticated client posts "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" to the MCP endpoint
+    Then the HTTP status is 401
+    And the challenge's scope parameter names every scope the protected-resource metadata lists
+
+  @rule:oauth-authorization-server-metadata-path-inserted
+  Scenario: The authorization server's metadata is at the RFC 8414 address of its issuer
+    # The source names RFC 9728 for discovery only; serving RFC 8414's path-inserted address too is ours.
+    Given the target adopts the decision "oauth-authorization-server-metadata-path-inserted"
+    Then the authorization server the protected-resource metadata names serves its metadata at the RFC 8414 address of its issuer

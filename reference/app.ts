@@ -44,6 +44,7 @@ export interface Composition {
 }
 
 const MCP_PATH = /^\/api\/mcp\/?$/i;
+const AUTHORIZATION_SERVER_METADATA = '/.well-known/oauth-authorization-server/oidc';
 
 export function buildApp(rt: Runtime, compositions: readonly Composition[] = []): Koa {
   const app = new Koa();
@@ -79,6 +80,10 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
   // The identity provider is its own Koa app under /oidc, made once the issuer URL is known.
   let idpApp: Koa.Middleware | undefined;
   app.use(async (ctx, next) => {
+    // RFC 8414 §3.1: the authorization-server metadata of the issuer <base>/oidc is at the well-known path with the
+    // issuer's path appended, the first address 2025-11-25 clients try (rule oauth-authorization-server-metadata-
+    // path-inserted); the provider's own discovery document answers it (CORS and caching as at its own address).
+    if (ctx.path === AUTHORIZATION_SERVER_METADATA && (ctx.method === 'GET' || ctx.method === 'OPTIONS')) ctx.path = '/oidc/.well-known/openid-configuration';
     if (ctx.path !== '/oidc' && !ctx.path.startsWith('/oidc/')) return next();
     if (!idpApp) {
       const { provider } = (await rt.oauth()).idp;

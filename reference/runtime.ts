@@ -116,7 +116,7 @@ export class Runtime {
 
   /** The identity provider and the MCP edge's verifier, made on first use (the issuer needs the bound port). */
   oauth(): Promise<{ idp: IdentityProvider; edge: OAuthEdge }> {
-    this.#oauth ??= createIdentityProvider(this.baseUrl, this.config.dataDir, { limiter: this.limiter, limits: this.limits }).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
+    this.#oauth ??= createIdentityProvider(this.baseUrl, this.config.dataDir, { limiter: this.limiter, limits: this.limits, net: this.net }).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
     return this.#oauth;
   }
   readonly sessions = new Sessions();

@@ -44,6 +44,13 @@ export interface VariantOptions {
   wrongSnapshot?: boolean;
   /** BROKEN (oauth-dynamic-client-registration): the authorization server's metadata names no registration_endpoint. */
   dropRegistrationEndpoint?: boolean;
+  /** BROKEN (oauth-challenge-scope-every-scope): the 401 challenge of the MCP endpoint asks for site:read alone. */
+  narrowChallengeScope?: boolean;
+  /**
+   * BROKEN (oauth-authorization-server-metadata-path-inserted): the RFC 8414 path-inserted metadata address
+   * (/.well-known/oauth-authorization-server/<issuer path>) answers 404; the provider's own addresses still answer.
+   */
+  hidePathInsertedMetadata?: boolean;
   /** BROKEN, not a correct variant: tools/list leaves this tool out although calls to it still work. */
   dropListedTool?: string;
   /** BROKEN, not a correct variant: the data of this tool's results lacks this field. */
@@ -280,6 +287,11 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
     try {
       let body = await readBody(req);
       const path = req.url ?? '/';
+      if (options.hidePathInsertedMetadata && /^\/\.well-known\/oauth-authorization-server\/./.test(path)) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('Not Found');
+        return;
+      }
       if ((options.unknownToolAsJsonRpcError || options.unknownToolCode) && path === '/api/mcp' && req.method === 'POST') {
         try {
           const message = JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string; params?: { name?: unknown } };
@@ -399,6 +411,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       upstream.headers.forEach((value, key) => {
         if (key === 'set-cookie') return;
         if (options.dropSecurityHeaders && SECURITY_HEADERS.has(key) && !path.startsWith('/api/mcp') && !path.startsWith('/test-fixtures')) return;
+        if (options.narrowChallengeScope && key === 'www-authenticate') return void (out[key] = rebase(value).replace(/scope="[^"]*"/, 'scope="site:read"'));
         if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(key)) out[key] = rebase(value);
       });
       res.writeHead(upstream.status, out);

@@ -146,3 +146,34 @@ Then('authorization requests of that client that fail do not send the browser to
     assert.ok(!html.includes(target.host), `${url.search} answered HTTP ${res.status} with a page that names ${target.host} (a form posting the error there): ${html.slice(0, 300)}`);
   }
 });
+
+// ── What a 2026-era client reads first (issue 30): the challenge's scope, the RFC 8414 address ──────────────────
+
+/** The target's protected-resource metadata for its MCP endpoint (RFC 9728). */
+async function protectedResource(world: SiteWorld): Promise<{ authorization_servers?: string[]; scopes_supported?: string[] }> {
+  const answer = await fetch(`${world.url}/.well-known/oauth-protected-resource/api/mcp`, { signal: AbortSignal.timeout(15_000) });
+  assert.equal(answer.status, 200, `the protected-resource metadata answered HTTP ${answer.status}`);
+  return (await answer.json()) as { authorization_servers?: string[]; scopes_supported?: string[] };
+}
+
+// rule oauth-challenge-scope-every-scope (our decision): the scope parameter (RFC 6750 §3) equals scopes_supported.
+Then("the challenge's scope parameter names every scope the protected-resource metadata lists", async function (this: SiteWorld) {
+  const challenge = this.lastHttp?.headers.get('www-authenticate') ?? '';
+  const scope = /(?:^|[\s,])scope="([^"]*)"/.exec(challenge)?.[1];
+  assert.ok(scope !== undefined, `the challenge has no scope parameter: ${challenge}`);
+  const listed = (await protectedResource(this)).scopes_supported ?? [];
+  assert.ok(listed.length > 0, 'the protected-resource metadata lists no scopes_supported');
+  assert.deepEqual(scope.split(' ').filter(Boolean).sort(), [...listed].sort(), `the challenge asks for ${scope}`);
+});
+
+// rule oauth-authorization-server-metadata-path-inserted (our decision): RFC 8414 §3.1, the issuer's path appended.
+Then('the authorization server the protected-resource metadata names serves its metadata at the RFC 8414 address of its issuer', async function (this: SiteWorld) {
+  const issuer = (await protectedResource(this)).authorization_servers?.[0];
+  assert.ok(issuer, 'the protected-resource metadata names no authorization server');
+  const { origin, pathname } = new URL(issuer);
+  const address = `${origin}/.well-known/oauth-authorization-server${pathname === '/' ? '' : pathname.replace(/\/$/, '')}`;
+  const answer = await fetch(address, { redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+  assert.equal(answer.status, 200, `${address} answered HTTP ${answer.status}`);
+  const metadata = (await answer.json()) as { issuer?: string };
+  assert.equal(metadata.issuer, issuer, `${address} answered the metadata of another issuer`);
+});

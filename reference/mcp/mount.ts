@@ -17,6 +17,7 @@
 import type { Context } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticateBearer } from '../domain/authenticate.js';
+import { ALL_SCOPES } from '../domain/scopes.js';
 import type { Runtime } from '../runtime.js';
 import { buildMcpServer } from './server.js';
 import { readJsonBody } from '../http/body.js';
@@ -30,6 +31,8 @@ import { callToolResponseText, toCallToolResult } from './envelope.js';
 import { mayBeModern, serveModern } from './era-2026.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024; // above the 5 MiB import cap, so over-cap imports get a tool error
+/** The 401 challenge's scope parameter (RFC 6750 §3): every scope of spec/scopes.json, as scopes_supported lists them. */
+const CHALLENGE_SCOPE = ALL_SCOPES.join(' ');
 
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
@@ -59,7 +62,9 @@ export function mcpHandler(rt: Runtime) {
     }
     const principal = await authenticateBearer(rt.store, ctx.get('authorization') || undefined, () => rt.oauth());
     if (!principal) {
-      ctx.set('WWW-Authenticate', `Bearer resource_metadata="${rt.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`);
+      // The scopes a client should ask for are every scope (rule oauth-challenge-scope-every-scope): what it may do is
+      // what the owner leaves ticked at consent, and the consent page offers only the scopes asked for.
+      ctx.set('WWW-Authenticate', `Bearer resource_metadata="${rt.baseUrl}/.well-known/oauth-protected-resource/api/mcp", scope="${CHALLENGE_SCOPE}"`);
       return jsonRpcError(ctx, 401, -32001, 'Missing or invalid bearer token. Use an API token from Developers settings (it starts with smcp_live_).');
     }
     let body: unknown;

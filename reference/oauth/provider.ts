@@ -9,12 +9,18 @@
 // (rule oauth-unused-clients-expire). Registration is open to anyone, so ./registration.ts admits it per client
 // address and by size first (rules oauth-registration-throttled-per-address, oauth-registration-metadata-capped),
 // and a redirect URI in plain http must point at loopback (rule oauth-redirect-https-or-loopback).
+// Clients of the 2026 era need not register: a client id that is an https URL names its metadata document (OAuth
+// Client ID Metadata Documents, oidc-provider's clientIdMetadataDocument feature; rule oauth-client-id-metadata-
+// documents), which the provider fetches through the server's SSRF-hardened fetcher (../domain/safe-fetch.ts), like
+// every other document it fetches, capped at the registration metadata cap.
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { Provider, errors } from 'oidc-provider';
 import type { Limits } from '../../spec/index.js';
 import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
+import { safeFetch } from '../domain/safe-fetch.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
+import type { Network } from '../services.js';
 import { openOidcState, persistentKeys } from './adapter.js';
 import { REGISTRATION_PATH, registrationAdmission } from './registration.js';
 import type { Context } from 'koa';
@@ -51,7 +57,26 @@ export function redirectAllowed(uri: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export async function createIdentityProvider(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits }): Promise<IdentityProvider> {
+/** How long one fetch of the provider (a client's metadata document) may take: oidc-provider's own bound. */
+const FETCH_TIMEOUT_MS = 2_500;
+
+/**
+ * oidc-provider's `fetch`, answered by the SSRF-hardened fetcher on the server's network (`net`, read on each call:
+ * test mode's fetch-allowlist changes it in place): public addresses only, pinned connections, no redirect followed
+ * (a metadata document must answer 200 itself), the body capped at `maxBytes`.
+ */
+export function providerFetch(net: Network, maxBytes: number): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    if ((init?.method ?? 'GET').toUpperCase() !== 'GET') throw new TypeError('the identity provider only reads documents');
+    const answer = await safeFetch(String(url), { ...net, maxBytes, timeoutMs: FETCH_TIMEOUT_MS, maxRedirects: 0 });
+    return new Response(answer.status === 204 || answer.status === 304 ? null : new Uint8Array(answer.body), {
+      status: answer.status,
+      headers: answer.contentType ? { 'content-type': answer.contentType } : {},
+    });
+  };
+}
+
+export async function createIdentityProvider(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits; net: Network }): Promise<IdentityProvider> {
   const issuer = `${baseUrl}/oidc`;
   const resource = `${baseUrl}/api/mcp`;
   const keys = await persistentKeys(dataDir, newKeys);
@@ -83,6 +108,8 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
       },
     },
     interactions: { url: (_ctx, interaction) => `/oidc-interaction/${interaction.uid}` },
+    fetch: providerFetch(admission.net, registration.maxMetadataBytes) as never,
+    fetchResponseBodyLimits: { 'client_id metadata document': registration.maxMetadataBytes },
     // An error the browser is not sent back with (rule oauth-no-error-redirect-unverified-client, and every error
     // OAuth never redirects) is a page of ours, with the app's headers and a client error's status: never a 3xx
     // without a Location, which a redirect-looking answer to an error request would otherwise be.
@@ -96,6 +123,15 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
       // No registration access token: without registration management nothing uses it, and oidc-provider would
       // keep one per registration with no lifetime, outliving the client (rule oauth-unused-clients-expire).
       registration: { enabled: true, issueRegistrationAccessToken: false },
+      // A client id that is an https URL is its metadata document's address (rule oauth-client-id-metadata-
+      // documents). Nothing is stored for such a client: the provider keeps the document 30 s (its shortest cache
+      // time; the fetcher passes no Cache-Control on), then fetches it again. Its redirect URIs meet the rule
+      // registration's do (oauth-redirect-https-or-loopback).
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowClient: (_ctx, client) => (client.redirectUris ?? []).every((uri) => redirectAllowed(uri)),
+      },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
