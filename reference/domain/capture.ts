@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page, Route } from 'playwright-core';
 import { safeFetch, UnsafeUrlError, type FetchResult } from './safe-fetch.js';
+import { loadLimits } from '../../spec/index.js';
 import type { Network } from '../services.js';
 import type { Captured } from '../../generated/schemas/section-content.js';
 
@@ -55,7 +56,7 @@ export const CAPTURE_LIMITS = {
   pageTimeoutMs: 10_000,
   /** Requests one page may make besides itself; the rest are refused. */
   maxRequests: 100,
-  /** Bytes one subresource may have (the crawler's page cap for the document). */
+  /** Bytes one subresource may have (the crawler's page cap for the document); a page's total is limits' capture.pageBytes. */
   maxResourceBytes: 5 * 1024 * 1024,
   maxBoxes: 300,
   /** Elements the layout script looks at, and how long it may take. */
@@ -89,11 +90,15 @@ const CHROMIUM_ARGS = [
 const READ_LAYOUT = readFileSync(fileURLToPath(new URL('./capture-layout.browser.js', import.meta.url)), 'utf8');
 
 /** One fetch of a capture: the page or one of its resources, through safeFetch with the migration's network. */
-const fetchForCapture = (url: string, net: Network) => safeFetch(url, { maxBytes: CAPTURE_LIMITS.maxResourceBytes, timeoutMs: 5000, maxRedirects: 3, ...net });
+const fetchForCapture = (url: string, net: Network, maxBytes = CAPTURE_LIMITS.maxResourceBytes) => safeFetch(url, { maxBytes, timeoutMs: 5000, maxRedirects: 3, ...net });
 
-/** The page being captured: its request budget, its own address, and its document as fetched before the browser saw it. */
+/**
+ * The page being captured: its request budget, its byte budget (what its fetches may still read, rule
+ * capture-bytes-bounded), its own address, and its document as fetched before the browser saw it.
+ */
 interface CurrentPage {
   requests: number;
+  bytesLeft: number;
   mainUrl: string;
   document: FetchResult | undefined;
 }
@@ -112,12 +117,28 @@ async function serveThroughSafeFetch(route: Route, net: Network, page: CurrentPa
     await route.abort('blockedbyclient');
     return;
   }
+  // Each resource reserves what it may read from the page's byte budget before its fetch and gives back what it
+  // did not use, so the bytes a page's fetches hold at once, and buffer and encode for the browser, never exceed
+  // the budget however many large resources it names (rule capture-bytes-bounded; issue 33: 99 images of 5 MB
+  // cost 1.4 GB). A resource refused for the budget is left out of the capture like any failed one.
+  let reserved = 0;
+  if (!isPage) {
+    reserved = Math.min(CAPTURE_LIMITS.maxResourceBytes, page.bytesLeft);
+    if (reserved <= 0) {
+      await route.abort('blockedbyclient');
+      return;
+    }
+    page.bytesLeft -= reserved;
+  }
   try {
     // The page itself was fetched before the browser was asked for it (captureOne): served from that answer.
-    const res = isPage && page.document ? page.document : await fetchForCapture(url, net);
+    const res = isPage && page.document ? page.document : await fetchForCapture(url, net, reserved);
+    page.bytesLeft += reserved - (isPage ? 0 : res.body.length);
+    reserved = 0;
     // Only what a capture reads: never a cookie or anything the source would set.
     await route.fulfill({ status: res.status, contentType: res.contentType || 'application/octet-stream', body: res.body });
   } catch (error) {
+    page.bytesLeft += reserved;
     await route.abort(error instanceof UnsafeUrlError ? 'addressunreachable' : 'failed');
   }
 }
@@ -127,9 +148,11 @@ async function serveThroughSafeFetch(route: Route, net: Network, page: CurrentPa
  * capture, serves one page at a time and closes after `idleMs` without work; when it cannot start, available()
  * answers false for `retryMs` before trying again, and capture() throws CaptureUnavailableError.
  */
-export function chromiumCapture(options: { executablePath: string; idleMs?: number; retryMs?: number }): CaptureEngine {
+export function chromiumCapture(options: { executablePath: string; idleMs?: number; retryMs?: number; pageBytes?: number }): CaptureEngine {
   const idleMs = options.idleMs ?? 30_000;
   const retryMs = options.retryMs ?? 60_000;
+  /** What one page's fetches may read in all, its document included (spec/limits.json capture.pageBytes). */
+  const pageBytes = options.pageBytes ?? loadLimits().capture.pageBytes;
   let browser: Promise<Browser> | undefined;
   let failedAt = -Infinity;
   let idle: NodeJS.Timeout | undefined;
@@ -137,7 +160,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
   let closed = false;
   let tab: { browser: Browser; page: Page } | undefined;
   /** What the page being captured may fetch: the network of its migration, its request budget and its own address. */
-  const current: CurrentPage & { net: Network | undefined } = { net: undefined, requests: 0, mainUrl: '', document: undefined };
+  const current: CurrentPage & { net: Network | undefined } = { net: undefined, requests: 0, bytesLeft: 0, mainUrl: '', document: undefined };
 
   const launch = (): Promise<Browser> => {
     if (!browser) {
@@ -180,7 +203,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
     // made again, about 0.37 s of Chromium CPU (issue 16: a queue of 11 pages of a stopped website, 3 attempts
     // each, took 12 s of Chromium CPU).
     const mainUrl = new URL(url).href;
-    const document = await fetchForCapture(mainUrl, net);
+    const document = await fetchForCapture(mainUrl, net, Math.min(CAPTURE_LIMITS.maxResourceBytes, pageBytes));
     if (document.status !== 200) throw new Error(`HTTP ${document.status}`);
     let b: Browser;
     try {
@@ -201,6 +224,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
       }
       current.net = net;
       current.requests = CAPTURE_LIMITS.maxRequests;
+      current.bytesLeft = pageBytes - document.body.length;
       current.mainUrl = mainUrl;
       current.document = document;
       const page = tab.page;
