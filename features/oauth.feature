@@ -86,3 +86,13 @@ Feature: OAuth 2.1 clients are bound to exactly one connection
     # The source names RFC 9728 for discovery only; serving RFC 8414's path-inserted address too is ours.
     Given the target adopts the decision "oauth-authorization-server-metadata-path-inserted"
     Then the authorization server the protected-resource metadata names serves its metadata at the RFC 8414 address of its issuer
+
+  @rule:oauth-client-id-metadata-documents
+  Scenario: A client named by the https address of its metadata document is approved without registering
+    # The source enables dynamic registration; taking metadata documents as well, as 2026-era clients expect, is ours.
+    Given the target adopts the decision "oauth-client-id-metadata-documents"
+    And "olive" approves an OAuth client "rye" named by its metadata document on the kit website for "main" with scopes "site:read"
+    When "rye" calls "list_sites"
+    Then the call succeeds
+    And the data contains "{{site:main}}"
+    And the data does not contain "{{site:second}}"

@@ -6,9 +6,10 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FixturesClient } from './fixtures-client.js';
 import { postFromAddress } from './local-address.js';
+import { KIT_OAUTH_REDIRECT_URI } from './test-website.js';
 
 /** Never contacted: the fixture answers where the user agent would go instead of following it. */
-const REDIRECT_URI = 'http://127.0.0.1:9/site-mcp-conformance/callback';
+const REDIRECT_URI = KIT_OAUTH_REDIRECT_URI;
 
 /**
  * An OAuthClientProvider as a chat client writes one: in-memory registration, tokens and PKCE verifier; "opening
@@ -20,7 +21,12 @@ export class InMemoryOAuthClient implements OAuthClientProvider {
   verifier = '';
   /** Every authorization URL the SDK asked to open, in order. */
   readonly opened: URL[] = [];
-  constructor(readonly name: string, readonly redirectUrl: string = REDIRECT_URI) {}
+  /**
+   * `clientMetadataUrl`: the https address of this client's metadata document (rule
+   * oauth-client-id-metadata-documents); the SDK uses it as the client id, without registering, where the
+   * authorization server says it takes such documents.
+   */
+  constructor(readonly name: string, readonly redirectUrl: string = REDIRECT_URI, readonly clientMetadataUrl?: string) {}
   get authorizationUrl(): URL | undefined {
     return this.opened.at(-1);
   }
@@ -73,8 +79,8 @@ export function fetchFrom(from: string): typeof fetch {
  * `userId` approve it for `websiteId` (granting `scopes` of those the client asked for, or all of them), and answers
  * the access token.
  */
-export async function authorizeOAuthClient(url: string, fixtures: FixturesClient, request: { clientName: string; userId: string; websiteId: string; scopes?: string[]; from?: string }): Promise<OAuthGrant> {
-  const provider = new InMemoryOAuthClient(request.clientName);
+export async function authorizeOAuthClient(url: string, fixtures: FixturesClient, request: { clientName: string; userId: string; websiteId: string; scopes?: string[]; from?: string; clientMetadataUrl?: string }): Promise<OAuthGrant> {
+  const provider = new InMemoryOAuthClient(request.clientName, REDIRECT_URI, request.clientMetadataUrl);
   const serverUrl = `${url}/api/mcp`;
   const fetchFn = request.from ? fetchFrom(request.from) : undefined;
   const first = await auth(provider, { serverUrl, ...(fetchFn ? { fetchFn } : {}) });

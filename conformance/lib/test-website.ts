@@ -19,6 +19,9 @@
 // /asset/<token>.png each scenario gets an image of its own (kitAsset: a PNG whose text chunk holds the token, so
 // bytes served elsewhere prove a copy of this one), until the kit asks the website to forget it
 // (/__kit/forget/<token>), after which a server that hotlinked it has nothing to serve.
+// Over https only, /oauth/client/<name>.json is an OAuth client's metadata document (rule
+// oauth-client-id-metadata-documents): its client_id is its own https address, its redirect URI the kit's OAuth
+// client's (conformance/lib/oauth-client.ts), so a target that takes metadata documents can approve that client.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -53,6 +56,8 @@ export const TEST_WEBSITE_KEY = readFileSync(new URL('./tls/test-website.key', i
 
 /** A scenario's own asset token: letters, digits and dashes, so it names a path and a text chunk as it is. */
 const ASSET_TOKEN = /^[A-Za-z0-9-]{1,64}$/;
+/** The kit's OAuth client's redirect URI (oauth-client.ts), never contacted: the consent fixture stops before it. */
+export const KIT_OAUTH_REDIRECT_URI = 'http://127.0.0.1:9/site-mcp-conformance/callback';
 
 /** The bytes of the kit's asset `token` (served at /asset/<token>.png): the striped PNG with a tEXt chunk naming it. */
 export function kitAsset(token: string): Buffer {
@@ -149,6 +154,12 @@ export async function startTestWebsite(options: { redirectToCanary?: string } = 
       return;
     }
     requested.push(path);
+    const client = /^\/oauth\/client\/([^/]+)\.json$/.exec(path);
+    if (client && ASSET_TOKEN.test(client[1]!) && (req.socket as { encrypted?: boolean }).encrypted && req.headers.host) {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ client_id: `https://${req.headers.host}${path}`, client_name: `conformance ${client[1]}`, redirect_uris: [KIT_OAUTH_REDIRECT_URI], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }));
+      return;
+    }
     const asset = /^\/asset\/([^/]+)\.(png|svg)$/.exec(path);
     if (asset && ASSET_TOKEN.test(asset[1]!) && !forgotten.has(asset[1]!)) {
       res.writeHead(200, { 'content-type': asset[2] === 'svg' ? 'image/svg+xml' : 'image/png' });

@@ -198,13 +198,18 @@ const NOISE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-enc
 // A JSON field whose value is a credential, also inside JSON text carried in a JSON string (a tool result's text).
 const SECRET_FIELD = /(\\?"(?:token|access_token|refresh_token|id_token|client_secret|password|secret|code_verifier|registration_access_token)\\?"\s*:\s*\\?")[^"\\]*(\\?")/gi;
 
+// A credential after an auth scheme (RFC 9110 token68), and the character after it.
+const CREDENTIAL = /\b(Bearer|Basic)\s+(?!\[redacted\])([A-Za-z0-9._~+/=-]+)(.?)/gi;
+/** `resource_metadata="…"` in a WWW-Authenticate challenge is a parameter, not a credential: it stays readable. */
+const isAuthParam = (credential: string, next: string) => /^[A-Za-z0-9_-]+=$/.test(credential) && (next === '"' || next === '\\');
+
 /** Replaces every secret the text may hold: the ones given, credentials after an auth scheme, credential-named JSON fields. */
 export function redactor(secrets: string[]): (text: string) => string {
   const known = [...new Set(secrets.filter((s) => s && s.length >= 6))].sort((a, b) => b.length - a.length);
   return (text) => {
     let out = text;
     for (const s of known) out = out.split(s).join('[redacted]');
-    return out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]').replace(SECRET_FIELD, '$1[redacted]$2');
+    return out.replace(CREDENTIAL, (whole, scheme: string, credential: string, next: string) => (isAuthParam(credential, next) ? whole : `${scheme} [redacted]${next}`)).replace(SECRET_FIELD, '$1[redacted]$2');
   };
 }
 

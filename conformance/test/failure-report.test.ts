@@ -108,6 +108,7 @@ describe('transcript redaction and selection', () => {
     server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
       res.setHeader('set-cookie', 'session=abcdefgh123');
+      res.setHeader('www-authenticate', 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/api/mcp"');
       res.end(JSON.stringify({ token: 'smcp_live_ANSWERANSWERANSWER1234', path: req.url }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -133,6 +134,9 @@ describe('transcript redaction and selection', () => {
     expect(text).toMatch(/< set-cookie: \[redacted\]/);
     expect(text).toMatch(/"token": "\[redacted\]"/);
     expect(text).toMatch(/-H "x-fixtures-secret: \$SITE_MCP_FIXTURES_SECRET"/);
+    expect(text).toMatch(/> authorization: Bearer \[redacted\]/);
+    // A challenge's parameters are no credential: an implementer needs to read them.
+    expect(text).toMatch(/< www-authenticate: Bearer resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/api\/mcp"/);
     for (const secret of ['fixtures-secret-1234', 'smcp_live_', 'hunter22', 'abcdefgh123']) expect(text).not.toContain(secret);
   });
 

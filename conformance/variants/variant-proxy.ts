@@ -44,6 +44,11 @@ export interface VariantOptions {
   wrongSnapshot?: boolean;
   /** BROKEN (oauth-dynamic-client-registration): the authorization server's metadata names no registration_endpoint. */
   dropRegistrationEndpoint?: boolean;
+  /**
+   * BROKEN (oauth-client-id-metadata-documents): the authorization server's metadata no longer says it takes client
+   * metadata documents (client_id_metadata_document_supported), so a client registers instead.
+   */
+  dropMetadataDocumentSupport?: boolean;
   /** BROKEN (oauth-challenge-scope-every-scope): the 401 challenge of the MCP endpoint asks for site:read alone. */
   narrowChallengeScope?: boolean;
   /**
@@ -380,6 +385,10 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
           }
           else if (options.dropRegistrationEndpoint && /\/\.well-known\/(openid-configuration|oauth-authorization-server)/.test(path) && isObject(parsed)) {
             const { registration_endpoint: _dropped, ...rest } = parsed;
+            text = JSON.stringify(rest);
+          }
+          else if (options.dropMetadataDocumentSupport && /\/\.well-known\/(openid-configuration|oauth-authorization-server)/.test(path) && isObject(parsed)) {
+            const { client_id_metadata_document_supported: _dropped, ...rest } = parsed;
             text = JSON.stringify(rest);
           }
           else if (options.slowKnownSignIns && path === '/test-fixtures/v1/worlds' && isObject(parsed) && isObject(parsed.users)) {

@@ -26,6 +26,23 @@ Given('{string} approves a new OAuth client {string} for {string} with scopes {s
   this.connections.set(name, { connectionId: '', token: grant.accessToken, userKey: user, mcp: new McpConnection(this.url, grant.accessToken) });
 });
 
+// rule oauth-client-id-metadata-documents (our decision): the client's id is the https address of its metadata
+// document on the kit website, which the target fetches (the kit website's https origin is on its fetch allow-list,
+// fixtures part fetch-allowlist-tls); the SDK registers nothing where the target says it takes such documents.
+Given('{string} approves an OAuth client {string} named by its metadata document on the kit website for {string} with scopes {string}', async function (this: SiteWorld, user: string, name: string, site: string, scopes: string) {
+  if (!fixturesSupport('oauth-consent')) throw new NotDeclared("the owner's OAuth consent: the target's fixtures do not support oauth-consent");
+  const https = process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
+  if (!https) throw new NotDeclared("the kit website over https: the target's fixtures do not support fetch-allowlist-tls");
+  const path = `/oauth/client/${name}-${this.randomWord()}.json`;
+  const clientMetadataUrl = `${https}${path}`;
+  const from = (await kitChoosesAddress(this)) ? randomLoopback() : undefined;
+  const grant = await authorizeOAuthClient(this.url, this.fixtures, { clientName: `conformance ${name}`, userId: this.user(user).userId, websiteId: this.site(site).websiteId, scopes: list(scopes), clientMetadataUrl, ...(from ? { from } : {}) });
+  assert.equal(grant.clientId, clientMetadataUrl, `the client was given the id ${grant.clientId}: the target had it register instead of taking its metadata document (client_id_metadata_document_supported)`);
+  const requested = (await (await fetch(`${this.resolve('{{website}}')}/__kit/requested`)).json()) as string[];
+  assert.ok(requested.includes(path), `the target approved the client without fetching its metadata document ${path}`);
+  this.connections.set(name, { connectionId: '', token: grant.accessToken, userKey: user, mcp: new McpConnection(this.url, grant.accessToken) });
+});
+
 // rule oauth-no-caller-profile-id: the ways a caller might name another connection or profile, on every request.
 When('the OAuth client {string} names the connection {string} in every request', async function (this: SiteWorld, name: string, other: string) {
   const client = this.connection(name);
