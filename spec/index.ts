@@ -278,8 +278,8 @@ export interface Limits {
   siteLimitByPlan: Record<string, number>;
   imageCreditCost: { value: number };
   visualCaptureAllowancePages: number;
-  /** Visual capture (rule capture-bytes-bounded). */
-  capture: { pageBytes: number };
+  /** Visual capture (rules capture-bytes-bounded, capture-fair-between-workspaces). */
+  capture: { pageBytes: number; waitSeconds: number };
   /** In-memory maps keyed by caller input (rule memory-caller-keyed-maps-bounded). */
   memory: { limiterKeys: number; directoryMisses: number };
   toolArguments: { maxDepth: number; maxNodes: number };

@@ -38,7 +38,7 @@ export interface BrokenOptions {
 
 /** The caller's capture engine, which a server stopping must not close. */
 function borrowedCapture(engine: CaptureEngine): Composition {
-  const borrowed: CaptureEngine = { capture: (url, net) => engine.capture(url, net), available: () => engine.available(), close: async () => undefined };
+  const borrowed: CaptureEngine = { capture: (url, net, request) => engine.capture(url, net, request), available: () => engine.available(), close: async () => undefined };
   return { services: (services) => ({ ...services, capture: services.capture ? borrowed : null }) };
 }
 

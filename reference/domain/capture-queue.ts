@@ -133,7 +133,8 @@ export class CaptureQueue {
     let failed = false;
     if (page && page.capture === 'queued') {
       try {
-        const capture = await engine.capture(item.url, net);
+        // Served in turn with the other workspaces' captures (rule capture-fair-between-workspaces).
+        const capture = await engine.capture(item.url, net, { tenant: workspaceId });
         const assets = new CapturedAssets();
         sections = capturedSections(page.key, capture, item.siteOrigin, slugOfPath, assets);
         // Kept as copies, as an import keeps them (rule import-site-assets-revalidated: never hotlinked).

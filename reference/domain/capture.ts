@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page, Route } from 'playwright-core';
 import { safeFetch, UnsafeUrlError, type FetchResult } from './safe-fetch.js';
+import { FairQueue, QueueWaitError } from './fair-queue.js';
 import { loadLimits } from '../../spec/index.js';
 import type { Network } from '../services.js';
 import type { Captured } from '../../generated/schemas/section-content.js';
@@ -40,15 +41,25 @@ export interface PageCapture {
   regions: CapturedRegion[];
 }
 
+/** Whose capture it is, and how long its caller may wait for it to start (rule capture-fair-between-workspaces). */
+export interface CaptureRequest {
+  /** The workspace the page is captured for: captures are served to workspaces in turn. */
+  tenant?: string;
+  /** A capture not started by then is refused with CaptureBusyError (the caller queues the page for later). */
+  waitMs?: number;
+}
+
 export interface CaptureEngine {
   /** Loads `url` (only through `net`) and reads its layout; throws when the page cannot be captured. */
-  capture(url: string, net: Network): Promise<PageCapture>;
+  capture(url: string, net: Network, request?: CaptureRequest): Promise<PageCapture>;
   /** Whether a browser can be started; false when none is installed (the server then stays on the typed path). */
   available(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export class CaptureUnavailableError extends Error {}
+/** The browser was busy with other captures for longer than the caller would wait; nothing was fetched. */
+export class CaptureBusyError extends Error {}
 
 export const CAPTURE_LIMITS = {
   viewport: { width: 1280, height: 800 },
@@ -156,7 +167,8 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
   let browser: Promise<Browser> | undefined;
   let failedAt = -Infinity;
   let idle: NodeJS.Timeout | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
+  // One page at a time, workspaces in turn (rule capture-fair-between-workspaces).
+  const queue = new FairQueue();
   let closed = false;
   let tab: { browser: Browser; page: Page } | undefined;
   /** What the page being captured may fetch: the network of its migration, its request budget and its own address. */
@@ -251,11 +263,12 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
   };
 
   return {
-    capture(url, net) {
-      // One page at a time: Chromium is the heaviest thing this server runs.
-      const run = queue.then(() => captureOne(url, net));
-      queue = run.catch(() => undefined);
-      return run;
+    capture(url, net, request = {}) {
+      // One page at a time (Chromium is the heaviest thing this server runs), taken from the workspaces in turn;
+      // a caller that will not wait longer than waitMs gets CaptureBusyError, nothing fetched.
+      return queue.run(request.tenant ?? '', () => captureOne(url, net), request.waitMs === undefined ? {} : { waitMs: request.waitMs }).catch((error: unknown) => {
+        throw error instanceof QueueWaitError ? new CaptureBusyError(`the capture browser was busy for ${request.waitMs} ms`) : error;
+      });
     },
     async available() {
       if (closed || Date.now() - failedAt < retryMs) return false;
@@ -270,7 +283,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
     async close() {
       closed = true;
       clearTimeout(idle);
-      await queue.catch(() => undefined);
+      await queue.idle();
       await shutDown();
     },
   };

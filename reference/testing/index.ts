@@ -37,7 +37,7 @@ export function testMode(secret: string, { decisionLimits }: { decisionLimits?: 
         net: seams.net,
         capture: services.capture && {
           available: () => (withoutCapture.getStore() ? Promise.resolve(false) : services.capture!.available()),
-          capture: (url, net) => (withoutCapture.getStore() ? Promise.reject(new CaptureUnavailableError('no browser (fixtures: no-capture-next-migration)')) : services.capture!.capture(url, net)),
+          capture: (url, net, request) => (withoutCapture.getStore() ? Promise.reject(new CaptureUnavailableError('no browser (fixtures: no-capture-next-migration)')) : services.capture!.capture(url, net, request)),
           close: () => services.capture!.close(),
         },
         // fail-next-image: the provider fails the workspace's next image, as an outage would (§4.3: credits are

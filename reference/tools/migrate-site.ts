@@ -11,7 +11,7 @@ import { crawl, type CrawledPage } from '../domain/crawler.js';
 import { checkUrl, systemResolve, UnsafeUrlError } from '../domain/safe-fetch.js';
 import { checkImportAllowed, importSnapshot } from '../domain/import-merge.js';
 import type { PortablePage, PortableSite } from '../domain/portable-site.js';
-import { CaptureUnavailableError } from '../domain/capture.js';
+import { CaptureBusyError, CaptureUnavailableError } from '../domain/capture.js';
 import { CapturedAssets, slugOfPath, withCapture } from '../domain/captured-page.js';
 import type { CaptureQueueItem, Page } from '../domain/model.js';
 import { editorUrl } from '../domain/site.js';
@@ -67,24 +67,37 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   const queue: CaptureQueueItem[] = [];
   const deadline = Date.now() + CAPTURE_DEADLINE_MS;
   let captureFailed = 0;
+  let browserBusy = false;
   let capturedCount = 0;
   const pages: PortablePage[] = [];
   for (const { page, typed } of crawled) {
     if (!captureAvailable || !engine) {
       status.set(typed.key, 'typed');
       pages.push(typed);
-    } else if (capturedCount >= allowance || Date.now() > deadline) {
+    } else if (capturedCount >= allowance || Date.now() > deadline || browserBusy) {
       // Beyond the allowance (or out of time): typed now, captured later by the queue (rule migrate-capture-allowance).
       status.set(typed.key, 'queued');
       queue.push({ pageKey: typed.key, url: page.url, siteOrigin, queuedAt: now.toISOString(), attempts: 0 });
       pages.push(typed);
     } else {
       try {
-        const withRegions = withCapture(typed, await engine.capture(page.url, rt.net), siteOrigin, assets);
+        // Served in turn with other workspaces' captures, and waited for no longer than capture.waitSeconds nor
+        // past this migration's deadline (rule capture-fair-between-workspaces).
+        const waitMs = Math.max(0, Math.min(rt.limits.capture.waitSeconds * 1000, deadline - Date.now()));
+        const withRegions = withCapture(typed, await engine.capture(page.url, rt.net, { tenant: ws.id, waitMs }), siteOrigin, assets);
         status.set(typed.key, withRegions ? 'captured' : 'typed');
         if (withRegions) capturedCount++;
         pages.push(withRegions ?? typed);
       } catch (error) {
+        if (error instanceof CaptureBusyError) {
+          // The browser is busy with other work: this page and the rest wait in the capture queue, as past the
+          // deadline, instead of holding the caller.
+          status.set(typed.key, 'queued');
+          queue.push({ pageKey: typed.key, url: page.url, siteOrigin, queuedAt: now.toISOString(), attempts: 0 });
+          pages.push(typed);
+          browserBusy = true;
+          continue;
+        }
         // This page (or, with no browser, every page from here on) falls back to typed sections.
         if (error instanceof CaptureUnavailableError) captureAvailable = false;
         else captureFailed++;
@@ -116,7 +129,8 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
     ...(merging ? ['The re-sync took the typed path: changed text arrived in typed sections, and captured regions, if the site has any, were left as they were. Review the pages in the editor.'] : []),
     ...(!merging && capturedCount === 0 ? ['Visual capture was not available for this migration; pages were converted to typed sections. Review the layout in the editor.'] : []),
     ...(captureFailed > 0 ? [`${captureFailed} pages could not be captured and were converted to typed sections; review their layout in the editor.`] : []),
-    ...(queue.length > 0 ? [`${queue.length} pages are beyond the free capture allowance of ${allowance} pages: they are typed for now and wait in the capture queue; list_pages shows each page's capture status.`] : []),
+    ...(queue.length > 0 && !browserBusy ? [`${queue.length} pages are beyond the free capture allowance of ${allowance} pages: they are typed for now and wait in the capture queue; list_pages shows each page's capture status.`] : []),
+    ...(queue.length > 0 && browserBusy ? [`${queue.length} pages wait in the capture queue because the capture browser was busy with other work: they are typed for now and captured later; list_pages shows each page's capture status.`] : []),
     ...(dropped > 0 ? [`${dropped} scripts, widgets or embeds were not carried over; re-add booking or contact features with the site's own tools.`] : []),
     ...(result.failed.length > 0 ? [`${result.failed.length} pages could not be read.`] : []),
     ...(result.truncated ? ['The crawl stopped at its page or time bound; run it again with mergeIntoWebsiteId to continue.'] : []),
