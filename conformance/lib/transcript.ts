@@ -215,8 +215,8 @@ export function redactor(secrets: string[]): (text: string) => string {
 
 function headerValue(name: string, value: string, redact: (t: string) => string): string {
   if (SECRET_HEADERS.has(name)) return '[redacted]';
-  if (name === 'authorization') return `${value.split(/\s+/)[0]} [redacted]`;
-  return redact(value);
+  if (name === 'authorization') return `${printable(value.split(/\s+/)[0]!)} [redacted]`;
+  return redact(printable(value));
 }
 
 /** A body for reading: JSON pretty-printed when `pretty` (and it is whole), cut at BODY_LIMIT, every line after `prefix`. */
@@ -230,10 +230,13 @@ function showBody(body: string, pretty: boolean, prefix: string, redact: (t: str
     }
   }
   const clipped = text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text;
-  const lines = redact(clipped).split('\n').map((l) => `${prefix}${l}`);
+  const lines = redact(printable(clipped)).split('\n').map((l) => `${prefix}${l}`);
   if (cut || text.length > BODY_LIMIT) lines.push(`${prefix}… (cut at ${BODY_LIMIT} characters)`);
   return lines;
 }
+
+/** A target's bytes, safe for a terminal and a report: control characters but newline and tab escaped (no terminal sequences). */
+const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -277,7 +280,7 @@ export function formatExchange(e: Exchange, redact: (t: string) => string = reda
     for (const [name, value] of r.headers) if (!NOISE_HEADERS.has(name)) lines.push(`< ${name}: ${headerValue(name, value, redact)}`);
     if (r.body !== undefined && r.body !== '') lines.push('<', ...showBody(r.body, true, '< ', redact, r.cut));
   }
-  if (e.error) lines.push(`< ${redact(e.error)}${e.ms === undefined ? '' : ` (after ${e.ms} ms)`}`);
+  if (e.error) lines.push(`< ${redact(printable(e.error))}${e.ms === undefined ? '' : ` (after ${e.ms} ms)`}`);
   lines.push(`$ ${curlLine(e, redact)}`);
   return lines.join('\n');
 }

@@ -109,7 +109,8 @@ describe('transcript redaction and selection', () => {
       res.setHeader('content-type', 'application/json');
       res.setHeader('set-cookie', 'session=abcdefgh123');
       res.setHeader('www-authenticate', 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/api/mcp"');
-      res.end(JSON.stringify({ token: 'smcp_live_ANSWERANSWERANSWER1234', path: req.url }));
+      if (req.url === '/garbage') res.end('\u001b[2J\u001b]0;pwned\u0007 not JSON');
+      else res.end(JSON.stringify({ token: 'smcp_live_ANSWERANSWERANSWER1234', path: req.url }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -138,6 +139,15 @@ describe('transcript redaction and selection', () => {
     // A challenge's parameters are no credential: an implementer needs to read them.
     expect(text).toMatch(/< www-authenticate: Bearer resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/api\/mcp"/);
     for (const secret of ['fixtures-secret-1234', 'smcp_live_', 'hunter22', 'abcdefgh123']) expect(text).not.toContain(secret);
+  });
+
+  it('shows a hostile answer\'s control bytes escaped, never as terminal sequences', async () => {
+    const log = new ExchangeLog();
+    log.beginStep('a client GETs "/garbage"');
+    await recordingInto(log, async () => (await recordedFetch(`${url}/garbage`)).text());
+    const text = (await log.failureTranscript())!;
+    expect(text).toContain('< \\u001b[2J\\u001b]0;pwned\\u0007 not JSON');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('outside a step nothing is kept', async () => {
