@@ -213,3 +213,33 @@ export async function runOfficialSuite(options: { mcpUrl: string; token: string;
     await rm(work, { recursive: true, force: true });
   }
 }
+
+/**
+ * One of the suite's authorization-server scenarios (`conformance authorization --scenario <name>`, not part of a
+ * requirement set: the specification leaves the authorization server out of its scope) against `issuer`, with the
+ * version a baseline names; answers each check's id and status. No bearer: the authorization server's metadata is
+ * public.
+ */
+export async function runAuthorizationServerScenario(options: { issuer: string; scenario: string; baseline: OfficialBaseline; timeoutMs: number }): Promise<{ exitCode: number | null; checks: { id: string; status: string; errorMessage?: string }[]; stdout: string }> {
+  const { bin } = await installedSuite(options.baseline.version, options.baseline.installedAs);
+  const work = await mkdtemp(join(tmpdir(), 'site-mcp-official-as-'));
+  try {
+    const outputDir = join(work, 'results');
+    const { exitCode, stdout } = await new Promise<{ exitCode: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, 'authorization', '--url', options.issuer, '--scenario', options.scenario, '-o', outputDir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-50_000)));
+      child.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-50_000)));
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        resolve({ exitCode: code, stdout: out });
+      });
+    });
+    const checks: { id: string; status: string; errorMessage?: string }[] = [];
+    if (existsSync(outputDir)) for (const entry of await readdir(outputDir)) checks.push(...(JSON.parse(await readFile(join(outputDir, entry, 'checks.json'), 'utf8')) as typeof checks));
+    return { exitCode, checks, stdout };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

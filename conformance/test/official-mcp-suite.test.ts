@@ -12,7 +12,7 @@ import type { Target } from '../lib/target.js';
 import { referenceServer } from '../properties/shared-reference.js';
 import { FixturesClient } from '../lib/fixtures-client.js';
 import { startBearerProxy } from '../lib/bearer-proxy.js';
-import { compareWithBaseline, installedSuite, loadOfficialBaseline, runOfficialSuite, type OfficialBaseline, type OfficialRun, type ScenarioOutcome } from '../lib/official-suite.js';
+import { compareWithBaseline, installedSuite, loadOfficialBaseline, runAuthorizationServerScenario, runOfficialSuite, type OfficialBaseline, type OfficialRun, type ScenarioOutcome } from '../lib/official-suite.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const BASELINE_FILE = `${repo}conformance/official-mcp-baseline.yaml`;
@@ -189,6 +189,12 @@ describe('@modelcontextprotocol/conformance 0.2.0-alpha, requirement set 2026-07
   it('and the suite agrees: with the baseline as its --expected-failures it exits 0', () => {
     expect(run.exitCode, run.stdout.slice(-3000)).toBe(0);
   });
+
+  it('its authorization-server scenario passes whole against the issuer <base>/oidc: metadata at the RFC 8414 path-inserted address, metadata documents advertised', async () => {
+    const as = await runAuthorizationServerScenario({ issuer: `${target.url}/oidc`, scenario: 'authorization-server-metadata-endpoint', baseline: baseline2026, timeoutMs: SUITE_TIMEOUT_MS });
+    expect(as.exitCode, as.stdout.slice(-2000)).toBe(0);
+    expect(as.checks.map((c) => `${c.id} ${c.status}`).sort()).toEqual(['authorization-server-metadata SUCCESS', 'authorization-server-metadata-cimd SUCCESS']);
+  }, SUITE_TIMEOUT_MS + 10_000);
 });
 
 describe('conformance/official-suite.ts, the command for any endpoint', () => {
