@@ -203,7 +203,18 @@ describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned 
     const answer = await authorize(url);
     expect(answer.status).toBe(400);
     expect(answer.headers.get('location')).toBeNull();
-    expect(await answer.text()).toMatch(/client is not allowed|invalid_client/);
+    expect(await answer.text()).toMatch(/refused: client is not allowed/);
+  });
+
+  it('refuses a document over the registration metadata cap (rule oauth-registration-metadata-capped), read no further than the cap', async () => {
+    const url = `${origin}/oauth/oversized.json`;
+    const cap = server.rt.limits.oauthRegistration.maxMetadataBytes;
+    served.set('/oauth/oversized.json', { client_id: url, client_name: 'x'.repeat(cap), redirect_uris: [callback.url], token_endpoint_auth_method: 'none' });
+    const answer = await authorize(url);
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(await answer.text()).toMatch(/refused: client_id metadata document fetch failed/);
+    expect(fetched).toContain('/oauth/oversized.json');
   });
 
   it('fetches no document from an address its fetcher refuses: the same loopback server by a name not on the allow-list', async () => {
@@ -212,7 +223,7 @@ describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned 
     const answer = await authorize(other);
     expect(answer.status).toBe(400);
     expect(answer.headers.get('location')).toBeNull();
-    expect(await answer.text()).toMatch(/fetch failed|invalid_client/);
+    expect(await answer.text()).toMatch(/refused: client_id metadata document fetch failed/);
     expect(fetched.length).toBe(before);
   });
 });
