@@ -107,6 +107,8 @@ export function reportHtml(report: Report, meta: HtmlReportMeta): string {
       name: s.name,
       where: scenarioLocation(s),
       rules: s.tags.filter((t) => t.startsWith('@rule:')).map((t) => t.slice(6)),
+      // A failure of a rule listed in --expected-failures (xfail) is shown, and said to be expected.
+      expected: report.rules.filter((r) => r.status === 'xfail' && s.tags.includes(`@rule:${r.rule}`)).map((r) => `${r.rule}: ${r.expectedFailureReason}`),
       message: withoutStack(s.message ?? 'failed'),
       transcripts: s.transcripts ?? [],
       replay: meta.replays?.get(scenarioLocation(s)),

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReport, junitXml, printReport, reportJson, runExitCode, scenarioResults, summaryMarkdown, type ScenarioResult } from '../lib/report.js';
 import { NOT_CHECKED_MEDIA_TYPE } from '../lib/declaration.js';
 import { TRANSCRIPT_MEDIA_TYPE } from '../lib/transcript.js';
+import { reportHtml } from '../lib/report-html.js';
 
 type Kind = 'Context' | 'Action' | 'Outcome';
 interface StepSpec { kind: Kind; text: string; status: 'PASSED' | 'SKIPPED' | 'FAILED'; note?: string; message?: string; transcript?: string }
@@ -133,6 +134,18 @@ describe('a scenario that stopped early is never passed', () => {
     printReport(r, (line) => lines.push(line));
     expect(lines.join('\n')).toMatch(/FAILED features\/s0\.feature:9 failed — expected ok\n  Failed step \(line 12\): Then the call succeeds\n  Sent and got/);
     expect(junitXml(report([failed]))).not.toMatch(/<system-out>/);
+  });
+
+  it('report.html (issue 32): every catalogue rule under its section, source and decisions apart, markup from a target escaped', () => {
+    const hostile = { ...failed, rules: ['scope-ceiling'], steps: [arrange, call, { ...check, status: 'FAILED' as const, message: 'got <script>alert(1)</script>', transcript: '< <img src=x onerror=alert(1)>' }] };
+    const html = reportHtml(report([hostile, { ...cutShort, rules: ['plan-single-use'] }], new Map([['scope-ceiling', 'known']])), { target: 'http://127.0.0.1:1', seed: 7, finishedAt: '2026-01-02T03:04:05.678Z' });
+    expect(html).not.toMatch(/<script|<img /);
+    expect(html).toContain('got &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toMatch(/<article class="failure expected"[\s\S]*expected failure<\/span> scope-ceiling: known/);
+    expect(html).toMatch(/<tr class="r-xfail" id="rule-scope-ceiling">/);
+    expect(html).toMatch(/<tr class="r-not-checked" id="rule-plan-single-use">[\s\S]*?not checked: cut short — stopped at/);
+    expect(html).toMatch(/<h2>Source rules<\/h2>[\s\S]*id="rule-scope-ceiling"[\s\S]*<h2>Declared decisions<\/h2>/);
+    expect(html).toContain('finished 2026-01-02 03:04:05 UTC');
   });
 
   it('what was not checked fails no run; a failure does, and an expected failure that was only not checked is no XPASS', () => {
