@@ -16,6 +16,9 @@ import { UnsafeUrlError } from '../domain/safe-fetch.js';
 import type { Network } from '../services.js';
 import type { Store } from '../store/store.js';
 import { AssetBatch, DiskAssetFiles } from '../store/asset-files.js';
+import { CaptureQueue } from '../domain/capture-queue.js';
+import type { CaptureEngine } from '../domain/capture.js';
+import type { Clock } from '../domain/clock.js';
 import { asyncRefusal } from './domain-refusal.js';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
@@ -157,5 +160,38 @@ describe('a workspace\'s storage quota (rule import-assets-within-storage-quota)
   it('rule:import-assets-within-storage-quota — the quota is spec/limits.json assetStorage.perWorkspaceBytes', async () => {
     const { loadLimits } = await import('../../spec/index.js');
     expect(loadLimits().assetStorage.perWorkspaceBytes).toBeGreaterThan(0);
+  });
+});
+
+describe('a capture of the capture queue that keeps nothing (rule import-refused-leaves-no-files)', () => {
+  it('rule:import-refused-leaves-no-files — a page edited while its images were fetched stays typed and leaves no file', async () => {
+    const queued = site('Queued');
+    queued.draft.pages = [{ pageId: 'page_1', key: 'home', slug: 'home', title: 'Home', kind: 'page', hidden: false, seo: { title: 'Home', description: '' }, capture: 'queued', sections: [{ sectionId: 'sec_1', key: 'hero', type: 'hero', content: { heading: 'Hi' }, layout: {}, rev: 0, hidden: false, blocks: [] }] }] as Site['draft']['pages'];
+    queued.captureQueue = [{ pageKey: 'home', url: 'https://rosa.example/', siteOrigin: 'https://rosa.example', queuedAt: NOW.toISOString(), attempts: 0 }];
+    const read = workspace([queued]);
+    // What the commit sees: the owner edited the page meanwhile.
+    const fresh = structuredClone(read);
+    fresh.sites[queued.websiteId]!.draft.pages[0]!.sections[0]!.rev = 1;
+    let committed = false;
+    const store = {
+      read: async () => (committed ? fresh : read),
+      transact: async (_id: string, operation: (doc: WorkspaceDoc) => unknown) => {
+        committed = true;
+        return operation(fresh);
+      },
+    } as unknown as Store;
+    const engine: CaptureEngine = {
+      available: async () => true,
+      capture: async (url) => ({ url, width: 1000, regions: [{ top: 0, height: 200, boxes: [{ kind: 'image', x: 0, y: 0, w: 100, h: 100, src: 'https://cdn.example/0.png', alt: 'Loaf' }] }] }),
+      close: async () => undefined,
+    };
+    const { net, calls } = fakeNet(1000);
+    const queue = new CaptureQueue({ store, engine, net, files, clock: { now: () => NOW } as unknown as Clock, limits: { assetStorage: { perWorkspaceBytes: 10 * MB } }, delayMs: 0 });
+    queue.kick(read.id, 0);
+    for (let i = 0; i < 200 && queue.busy; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await queue.stop();
+    expect(calls).toEqual(['https://cdn.example/0.png']);
+    expect(fresh.sites[queued.websiteId]!.draft.pages[0]!.capture).toBe('typed');
+    expect(await kept()).toEqual([]);
   });
 });
