@@ -143,7 +143,7 @@ describe('the 401 challenge and the authorization-server metadata', () => {
 });
 
 describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned to 2026-07-28, by metadata document', () => {
-  it('completes OAuth without registering: the reference fetches the document, the owner consents in Chromium, the client calls list_sites', async () => {
+  it('completes OAuth without registering: the reference fetches the document, the owner consents in Chromium, the client calls list_sites and carries out a reviewed plan', async () => {
     const url = `${origin}/oauth/rye-chat.json`;
     const chat = new MetadataDocumentClient(url, callback.url);
     served.set('/oauth/rye-chat.json', { client_id: url, ...chat.clientMetadata });
@@ -161,7 +161,7 @@ describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned 
     expect(log.find((line) => line.includes('/.well-known/oauth-authorization-server'))).toBe('GET /.well-known/oauth-authorization-server/oidc → 200');
 
     const page = await browser.newPage();
-    const consent = await consentInBrowser(page, authorization, world.users.olive!, ['publish'], 'oauth-consent-cimd');
+    const consent = await consentInBrowser(page, authorization, world.users.olive!, ['crm:read'], 'oauth-consent-cimd');
     // The consent page names the client by its document's name and shows where it sends the browser.
     expect(consent).toContain('Rye Chat');
     const redirected = await callback.next().catch(async (error: Error) => {
@@ -183,8 +183,14 @@ describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned 
       expect(sites.ok, JSON.stringify(sites)).toBe(true);
       expect(sites.data.sites.map((s) => s.websiteId)).toEqual([world.sites.main!.websiteId]);
       // The unticked scope is not granted: the owner's choice at consent is the ceiling.
-      const publish = (await client.callTool({ name: 'prepare_publish', arguments: { websiteId: world.sites.main!.websiteId } })).structuredContent as { ok: boolean };
-      expect(publish.ok).toBe(false);
+      const leads = (await client.callTool({ name: 'list_leads', arguments: { websiteId: world.sites.main!.websiteId } })).structuredContent as { ok: boolean; error?: { code: string } };
+      expect(leads.error?.code, JSON.stringify(leads)).toBe('scope_denied');
+      // A reviewed plan through the OAuth connection: prepare, the owner approves in the app, confirm.
+      const prepared = (await client.callTool({ name: 'prepare_publish', arguments: { websiteId: world.sites.main!.websiteId } })).structuredContent as { ok: boolean; data: { planId: string } };
+      expect(prepared.ok, JSON.stringify(prepared)).toBe(true);
+      expect((await fx.decide(prepared.data.planId, world.users.olive!.userId, 'approve')).status).toBe('approved');
+      const confirmed = (await client.callTool({ name: 'confirm_pending_action', arguments: { planId: prepared.data.planId } })).structuredContent as { ok: boolean };
+      expect(confirmed.ok, JSON.stringify(confirmed)).toBe(true);
     } finally {
       await client.close();
     }
