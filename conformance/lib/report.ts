@@ -386,10 +386,12 @@ export function printReport(report: Report, log: (line: string) => void = consol
   const transcribed = report.scenarios.filter((x) => x.status === 'failed' && x.transcripts?.length);
   if (transcribed.length) {
     log(`\nwhat the kit sent and got in each failed step (${transcribed.length} scenario${transcribed.length === 1 ? '' : 's'}; tokens and secrets redacted, the curl line reads them from the environment):`);
-    for (const x of transcribed) {
+    for (const x of transcribed.slice(0, CONSOLE_TRANSCRIPTS)) {
       log(`\nFAILED ${where(x)} ${x.name}${x.message ? ` — ${clip(x.message.split('\n')[0]!, 200)}` : ''}`);
       log(transcriptText(x).replace(/^/gm, '  '));
     }
+    // A target that fails most scenarios would flood the terminal: the rest are in report.html and junit.xml.
+    if (transcribed.length > CONSOLE_TRANSCRIPTS) log(`\n… and ${transcribed.length - CONSOLE_TRANSCRIPTS} more failed scenarios: their transcripts are in report.html, junit.xml and conformance.json`);
   }
   const s = report.summary;
   const failedChecks = Object.entries(report.checks).filter(([, n]) => n > 0);
@@ -411,6 +413,9 @@ export function printReport(report: Report, log: (line: string) => void = consol
   log(rules);
   log(scenarios);
 }
+
+/** How many failed scenarios' transcripts the console shows. */
+const CONSOLE_TRANSCRIPTS = 10;
 
 /** A failed scenario's transcripts as one text: each failed step (text and line), then what the kit sent and got in it. */
 export function transcriptText(s: ScenarioResult): string {

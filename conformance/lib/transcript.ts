@@ -219,16 +219,27 @@ function headerValue(name: string, value: string, redact: (t: string) => string)
   return redact(printable(value));
 }
 
+function prettyJson(text: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An event stream (an MCP answer in SSE mode) with each `data:` line's JSON pretty-printed; undefined for anything else. */
+function prettyEvents(text: string): string | undefined {
+  if (!/^(event|data|id):/m.test(text)) return undefined;
+  return text.replace(/^data: ?(.*)$/gm, (line, data: string) => {
+    const pretty = prettyJson(data);
+    return pretty === undefined ? line : `data: ${pretty}`;
+  });
+}
+
 /** A body for reading: JSON pretty-printed when `pretty` (and it is whole), cut at BODY_LIMIT, every line after `prefix`. */
 function showBody(body: string, pretty: boolean, prefix: string, redact: (t: string) => string, cut = false): string[] {
   let text = body;
-  if (pretty && !cut) {
-    try {
-      text = JSON.stringify(JSON.parse(body), null, 2);
-    } catch {
-      // not JSON (an event stream, HTML, text): as it came
-    }
-  }
+  if (pretty && !cut) text = prettyJson(body) ?? prettyEvents(body) ?? body;
   const clipped = text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text;
   const lines = redact(printable(clipped)).split('\n').map((l) => `${prefix}${l}`);
   if (cut || text.length > BODY_LIMIT) lines.push(`${prefix}… (cut at ${BODY_LIMIT} characters)`);

@@ -109,7 +109,10 @@ describe('transcript redaction and selection', () => {
       res.setHeader('content-type', 'application/json');
       res.setHeader('set-cookie', 'session=abcdefgh123');
       res.setHeader('www-authenticate', 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/api/mcp"');
-      if (req.url === '/garbage') res.end('\u001b[2J\u001b]0;pwned\u0007 not JSON');
+      if (req.url === '/sse') {
+        res.setHeader('content-type', 'text/event-stream');
+        res.end('event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n');
+      } else if (req.url === '/garbage') res.end('\u001b[2J\u001b]0;pwned\u0007 not JSON');
       else res.end(JSON.stringify({ token: 'smcp_live_ANSWERANSWERANSWER1234', path: req.url }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -148,6 +151,15 @@ describe('transcript redaction and selection', () => {
     const text = (await log.failureTranscript())!;
     expect(text).toContain('< \\u001b[2J\\u001b]0;pwned\\u0007 not JSON');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('pretty-prints the JSON of an answer in SSE mode, event by event', async () => {
+    const log = new ExchangeLog();
+    log.beginStep('"agent" calls "list_sites"');
+    await recordingInto(log, async () => (await recordedFetch(`${url}/sse`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_sites"}}' })).text());
+    const text = (await log.failureTranscript())!;
+    expect(text).toMatch(/^1\. tools\/call list_sites$/m);
+    expect(text).toContain('< event: message\n< data: {\n<   "jsonrpc": "2.0",\n<   "id": 1,');
   });
 
   it('outside a step nothing is kept', async () => {

@@ -134,6 +134,12 @@ describe('a scenario that stopped early is never passed', () => {
     printReport(r, (line) => lines.push(line));
     expect(lines.join('\n')).toMatch(/FAILED features\/s0\.feature:9 failed — expected ok\n  Failed step \(line 12\): Then the call succeeds\n  Sent and got/);
     expect(junitXml(report([failed]))).not.toMatch(/<system-out>/);
+    // A target that fails most scenarios does not flood the terminal: ten transcripts, then where the rest are.
+    const many = Array.from({ length: 12 }, (_, n) => ({ ...failed, name: `failed ${n}`, steps: [arrange, call, { ...check, status: 'FAILED' as const, message: 'expected ok', transcript: sent }] }));
+    const flood: string[] = [];
+    printReport(report(many), (line) => flood.push(line));
+    expect(flood.filter((line) => line.startsWith('\nFAILED '))).toHaveLength(10);
+    expect(flood.join('\n')).toMatch(/… and 2 more failed scenarios: their transcripts are in report\.html, junit\.xml and conformance\.json/);
   });
 
   it('report.html (issue 32): every catalogue rule under its section, source and decisions apart, markup from a target escaped', () => {
