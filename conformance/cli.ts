@@ -4,7 +4,7 @@
 //   site-mcp conformance [--url U --fixtures-secret S] [--declaration FILE] [--rules ID,ID...] [--tags EXPR]
 //                        [--name RE]... [--seed N] [--parallel N] [--include-wip] [--properties]
 //                        [--expected-failures FILE] [--report-dir DIR] [--vitest-report FILE] [--dry-run]
-//                        [--break RULE]... [--send-non-public-addresses] [--call-timeout S]
+//                        [--break RULE]... [--send-non-public-addresses] [--call-timeout S] [--shard I/N]
 //                        [features/x.feature[:LINE]]...
 //   (in a checkout of the kit: npm run conformance -- …)
 //
@@ -26,6 +26,9 @@
 // --call-timeout S       how long one request may go unanswered (default 30 s): a target that hangs, answers more
 //                        than 10 MiB, answers bytes that are not JSON-RPC or closes the connection fails that step
 //                        with one sentence naming the call, and the run goes on.
+// --shard I/N            run only the I-th of every N scenarios of the selection, in file order (Cucumber's own
+//                        sharding: every shard must run the same checkout and command line but for I; the
+//                        properties run in shard 1 only). `site-mcp merge-reports DIR...` joins the shards' reports.
 // --send-non-public-addresses  also hand the target real private and cloud-metadata addresses to fetch (rule
 //                        kit-no-packet-off-machine). Off by default: a target whose SSRF check is broken would fetch
 //                        them from its own network. The kit's loopback canaries check the same rules either way, and
@@ -105,8 +108,11 @@ async function checkCommandLine() {
       'expected-failures': { type: 'string' },
       'send-non-public-addresses': { type: 'boolean', default: false },
       'call-timeout': { type: 'string' },
+      shard: { type: 'string' },
     },
   });
+  const shard = values.shard === undefined ? undefined : /^([1-9]\d*)\/([1-9]\d*)$/.exec(values.shard);
+  if (values.shard !== undefined && (!shard || Number(shard[1]) > Number(shard[2]))) usageError(`--shard takes I/N with 1 <= I <= N, e.g. --shard 2/4, got ${JSON.stringify(values.shard)}.`);
 
   const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
   if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}.`);
@@ -158,10 +164,12 @@ async function checkCommandLine() {
     }
   }
   const reportsDir = values['report-dir'] ? resolvePath(values['report-dir']) : join(repo, 'reports');
-  return { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir };
+  return { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir, shard: shard ? { index: Number(shard[1]), count: Number(shard[2]) } : undefined };
 }
 
-const { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir } = await checkCommandLine();
+const { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir, shard } = await checkCommandLine();
+/** The properties are not split: with --shard they run in shard 1 only, so merged shards hold them once. */
+const runsProperties = values.properties && (shard?.index ?? 1) === 1;
 process.env.SITE_MCP_SEED = seed;
 // Read by the steps (conformance/lib/network.ts), in this process or its Cucumber workers.
 if (values['send-non-public-addresses']) process.env.SITE_MCP_SEND_NON_PUBLIC = '1';
@@ -238,7 +246,7 @@ async function main(): Promise<number> {
     // Cucumber's files again in every thread: about 0.5 s more CPU a run with --parallel 2 (issue 16).
     if (!/--import[= ]tsx/.test(process.env.NODE_OPTIONS ?? '')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx/esm`.trim();
 
-    const properties = values.properties && !values['dry-run'] ? runProperties(target) : undefined;
+    const properties = runsProperties && !values['dry-run'] ? runProperties(target) : undefined;
     properties?.catch(() => undefined);
     const { loadConfiguration, loadSources, runCucumber } = await import('@cucumber/cucumber/api');
     const { buildReport, junitXml, runExitCode, printReport, reportJson, scenarioLocation, scenarioResults, summaryMarkdown, vitestResults } = await import('./lib/report.js');
@@ -246,7 +254,7 @@ async function main(): Promise<number> {
       {
         file: 'cucumber.mjs',
         profiles: values['include-wip'] ? ['wip'] : [],
-        provided: { ...(values.tags || rulesTagExpression ? { tags: [values.tags, rulesTagExpression].filter(Boolean).map((t) => `(${t})`).join(' and ') } : {}), name: values.name ?? [], parallel: chosenParallel, dryRun: values['dry-run'] },
+        provided: { ...(values.tags || rulesTagExpression ? { tags: [values.tags, rulesTagExpression].filter(Boolean).map((t) => `(${t})`).join(' and ') } : {}), name: values.name ?? [], parallel: chosenParallel, dryRun: values['dry-run'], ...(values.shard ? { shard: values.shard } : {}) },
       },
       { cwd: repo },
     );
@@ -255,7 +263,9 @@ async function main(): Promise<number> {
     // No more workers than selected scenarios, and one at a time runs in this process (Cucumber's parallel 0): each
     // worker thread loads Cucumber, tsx and the steps again, about 1.2 s of CPU (issue 16). Parsing the selection
     // first costs about 50 ms.
-    const selected = (await loadSources(runConfiguration.sources, { cwd: repo })).plan.length;
+    const planned = (await loadSources(runConfiguration.sources, { cwd: repo })).plan.length;
+    // loadSources does not shard (runCucumber does): the shard's part of the plan is every count-th from its index.
+    const selected = shard ? Math.max(0, Math.ceil((planned - shard.index + 1) / shard.count)) : planned;
     const workers = Math.min(chosenParallel, selected);
     runConfiguration.runtime.parallel = workers <= 1 ? 0 : workers;
     // Reports CI understands, from Cucumber's own formatters, and Cucumber's message stream, all in this run's
@@ -273,7 +283,7 @@ async function main(): Promise<number> {
     const scenarios: ScenarioResult[] = scenarioResults(envelopes);
 
     const vitestReports = [values['vitest-report'], properties ? await properties.catch((e: Error) => (console.error(e.message), undefined)) : undefined].filter((x): x is string => Boolean(x));
-    if (values.properties && vitestReports.length === (values['vitest-report'] ? 1 : 0) && !values['dry-run']) {
+    if (runsProperties && vitestReports.length === (values['vitest-report'] ? 1 : 0) && !values['dry-run']) {
       console.error('the property tests did not produce a report');
       return 1;
     }
@@ -293,7 +303,7 @@ async function main(): Promise<number> {
     const finishedAt = new Date().toISOString();
     await writeFile(
       join(reportsDir, 'conformance.json'),
-      `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], finishedAt, ...json }, null, 2)}\n`,
+      `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], ...(values.shard ? { shard: values.shard } : {}), finishedAt, ...json }, null, 2)}\n`,
     );
     await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, notChecked: report.notChecked, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
     await writeFile(join(reportsDir, 'summary.md'), summaryMarkdown(report, target.url));
@@ -319,6 +329,11 @@ async function main(): Promise<number> {
     for (const line of new Set(replayOf.values())) console.log(`replay: ${line}`);
     if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);
 
+    // A shard of a selection smaller than its count of shards may hold no scenario: its empty report merges as nothing.
+    if (shard && scenarios.length === 0) {
+      console.log(`shard ${values.shard} holds no scenario of this selection`);
+      return 0;
+    }
     return runExitCode(report, success);
   } finally {
     await extras?.stop();
