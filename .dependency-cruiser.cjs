@@ -1,0 +1,60 @@
+// The house rules of AGENTS.md and ../shared/design/architecture.md, held by a tool rather than by review:
+// `npm run depcruise` (part of npm test). Violations that predate a rule are recorded in
+// .dependency-cruiser-known-violations.json (`npm run depcruise -- --baseline` rewrites it); a new one fails, and the
+// list may only shrink as the layers are mended (the one cycle through reference/runtime.ts is the largest entry).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle ties modules that should stand apart; one composition root hands each layer its ports instead.' +
+        ' Imports of types count too: at run time none of these cycles exists, but each ties a layer to what it should not know.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'kit-never-imports-reference',
+      severity: 'error',
+      comment: 'Black box: features/ and conformance/ judge any implementation over HTTP, so they never import reference/ (except the broken servers, compositions of it, and the tests that start them).',
+      from: { path: '^(features|conformance)/', pathNot: '^conformance/(broken|test|variants)/|^conformance/prove-checks\\.ts$' },
+      to: { path: '^reference/' },
+    },
+    {
+      name: 'reference-never-imports-kit',
+      severity: 'error',
+      comment: 'The reference knows nothing of breaking a rule or of the kit that checks it.',
+      from: { path: '^reference/', pathNot: '^reference/test/' },
+      to: { path: '^(conformance|features)/' },
+    },
+    {
+      name: 'tools-import-no-tool',
+      severity: 'error',
+      comment: 'A tool handler holds its own business logic; what two tools share lives in domain/.',
+      from: { path: '^reference/tools/([^/]+)\\.ts$', pathNot: '^reference/tools/(index|types)\\.ts$' },
+      to: { path: '^reference/tools/', pathNot: '^reference/tools/types\\.ts$' },
+    },
+    {
+      name: 'domain-imports-no-http',
+      severity: 'error',
+      comment: 'Domain rules never reach for HTTP: routes call the domain, not the other way round.',
+      from: { path: '^reference/domain/' },
+      to: { path: '^reference/(http|web|mcp|oauth)/|^(koa|@koa/router|koa-mount)$' },
+    },
+    {
+      name: 'only-testing-imports-test-mode',
+      severity: 'error',
+      comment: 'Test mode is a composition the production server never imports (reference/testing/).',
+      from: { path: '^reference/', pathNot: '^reference/(testing|test)/|^reference/main\\.ts$' },
+      to: { path: '^reference/testing/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|generated|\\.stryker-tmp|reports|data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.mjs', '.js', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
