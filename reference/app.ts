@@ -61,8 +61,8 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
     }
   });
   app.use(hostCheck(rt));
-  // The MCP endpoint first: every agent call comes here, and matching it in the routers below cost a tenth of a
-  // read call's CPU (issue 16). It matches what its router route matched: a trailing slash, any letter case.
+  // The MCP endpoint first: every agent call comes here, and matching it in the routers below would add to every
+  // read call's CPU. It matches what its router route matched: a trailing slash, any letter case.
   const mcp = mcpHandler(rt);
   app.use((ctx, next) => (MCP_PATH.test(ctx.path) ? mcp(ctx) : next()));
   const router = new Router();

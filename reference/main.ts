@@ -22,7 +22,7 @@
 // could not start (e.g. the port is taken).
 
 // The options are checked before the server's modules load (they are imported below, once the options pass), so
-// a wrong option costs a fraction of a second instead of about 2 s of CPU (issue 16: the kit's tests spawn these).
+// a wrong option is refused without paying to load the server (the kit's tests spawn many such commands).
 import './require-node.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { DecisionLimits } from './runtime.js';

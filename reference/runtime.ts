@@ -43,8 +43,8 @@ function gateOf(definition: ToolDefinition): Gate {
 export function loadCatalogue(): Map<string, CatalogueEntry> {
   const catalogue = new Map<string, CatalogueEntry>();
   for (const definition of loadTools()) {
-    // Each validator compiles on the tool's first call and is kept: compiling all 2 x 46 at start-up cost about a
-    // sixth of the server's start-up CPU, paid again by every server a test starts (issue 16).
+    // Each validator compiles on the tool's first call and is kept: compiling all 2 x 46 at start-up is a large
+    // share of the server's start-up CPU, paid again by every server a test starts.
     let input: CatalogueEntry['validateInput'] | undefined;
     let output: CatalogueEntry['validateOutput'] | undefined;
     catalogue.set(definition.name, {

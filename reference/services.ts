@@ -50,8 +50,8 @@ export function productionServices(config: Config): Services {
 
 /**
  * Debian's Chromium, its headless build first (package chromium-headless-shell, the same Chromium without the
- * desktop browser's UI layers): a captured page costs it 43 ms of CPU against 91-95 ms for /usr/bin/chromium, and
- * starting it 1.0 s against 3.3 s with its first 20 pages (`npm run bench -- capture --chromium PATH`, issue 16).
+ * desktop browser's UI layers): a captured page and a start cost it under half of what /usr/bin/chromium costs
+ * (`npm run bench -- capture --chromium PATH` compares them).
  */
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
 

@@ -38,7 +38,7 @@ export interface Asker {
 
 /**
  * A tool's wording of the refusals. A class, not an object of arrow functions: every call asks, and under tsx
- * each new closure is also renamed (keepNames), which cost about 3% of a read call's CPU (issue 16).
+ * each new closure is also renamed (keepNames), which adds to every read call's CPU.
  */
 class ToolAsker implements Asker {
   constructor(readonly tool: string) {}

@@ -130,8 +130,8 @@ async function serveThroughSafeFetch(route: Route, net: Network, page: CurrentPa
   }
   // Each resource reserves what it may read from the page's byte budget before its fetch and gives back what it
   // did not use, so the bytes a page's fetches hold at once, and buffer and encode for the browser, never exceed
-  // the budget however many large resources it names (rule capture-bytes-bounded; issue 33: 99 images of 5 MB
-  // cost 1.4 GB). A resource refused for the budget is left out of the capture like any failed one.
+  // the budget however many large resources it names (rule capture-bytes-bounded). A resource
+  // refused for the budget is left out of the capture like any failed one.
   let reserved = 0;
   if (!isPage) {
     reserved = Math.min(CAPTURE_LIMITS.maxResourceBytes, page.bytesLeft);
@@ -177,7 +177,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
   const launch = (): Promise<Browser> => {
     if (!browser) {
       // Loaded on the first capture, not at start-up: a server that never migrates a site never pays for
-      // playwright-core's module (about a tenth of the reference's start-up CPU, issue 16).
+      // playwright-core's module, a large share of the reference's start-up CPU.
       const started = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS, timeout: 20_000 }));
       browser = started;
       started.then(
@@ -211,9 +211,8 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
     if (closed) throw new CaptureUnavailableError('the capture engine is closed');
     if (Date.now() - failedAt < retryMs) throw new CaptureUnavailableError('no browser could be started');
     // The page is fetched first, without the browser: a source that is down, refused or answers anything but 200
-    // fails here for the cost of one fetch. Handed to Chromium, each such page cost a browser tab torn down and
-    // made again, about 0.37 s of Chromium CPU (issue 16: a queue of 11 pages of a stopped website, 3 attempts
-    // each, took 12 s of Chromium CPU).
+    // fails here for the cost of one fetch. Handed to Chromium, each such page would cost a browser tab torn down
+    // and made again, for every attempt at every queued page of a stopped website.
     const mainUrl = new URL(url).href;
     const document = await fetchForCapture(mainUrl, net, Math.min(CAPTURE_LIMITS.maxResourceBytes, pageBytes));
     if (document.status !== 200) throw new Error(`HTTP ${document.status}`);

@@ -1,6 +1,6 @@
-// One task at a time, shared fairly between tenants (rule capture-fair-between-workspaces, issue 33 finding 6): the
-// capture browser serves one page at a time, and a single first-come queue let one workspace's slow pages hold
-// every other workspace's migration (six slow pages of tenant A: tenant B's migration took 48 s instead of 0.2 s).
+// One task at a time, shared fairly between tenants (rule capture-fair-between-workspaces): the
+// capture browser serves one page at a time, and a single first-come queue would let one workspace's slow pages
+// hold every other workspace's migration.
 // Each tenant has its own first-come queue and the next task is the first of the waiting tenant served least
 // recently (never served first, then by arrival), so a task waits for at most one task of each other waiting tenant; a task may also say how long it is willing to wait to start,
 // and is dropped unstarted with QueueWaitError past it.

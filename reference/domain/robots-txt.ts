@@ -1,5 +1,5 @@
 // robots.txt for the crawler of migrate_site_from_url (rule migrate-crawl-bounded), read and matched with work
-// linear in what the source website serves (rule migrate-crawl-work-bounded, issue 33 finding 1).
+// linear in what the source website serves (rule migrate-crawl-work-bounded).
 //
 // The groups, precedence and encoding are robots-parser's (the longest matching pattern wins, Allow wins a tie, a
 // group named after our user agent before `*`, percent-encodings compared in upper case; reference/test/

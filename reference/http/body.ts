@@ -3,8 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { DomainError } from '../domain/errors.js';
 
 /**
- * The body, refused once it passes `maxBytes`. Read through events rather than an async iterator, which cost a
- * promise per chunk on every MCP call (issue 16); the listeners are unnamed and left on the finished request,
+ * The body, refused once it passes `maxBytes`. Read through events rather than an async iterator, which costs a
+ * promise per chunk on every MCP call; the listeners are unnamed and left on the finished request,
  * because under tsx every named closure is also renamed (keepNames), per request. Over the cap the request is
  * destroyed, as leaving a for-await loop did, so the rest of an oversized upload is never read. A promise settles
  * once, so a rejection after the end changes nothing.

@@ -1,4 +1,4 @@
-// Published sites are observable from outside (issue 4): GET /sites/<websiteId>/[<slug>] renders the live
+// Published sites are observable from outside: GET /sites/<websiteId>/[<slug>] renders the live
 // snapshot, never the draft, each section by its type in the brand's palette and fonts (web/site-view.ts), and
 // answers 404 with the same "nothing is published here" page for an unpublished site, an unknown one and an
 // unknown page. All text is escaped by the template: content is plain text by schema, and escaping is the second

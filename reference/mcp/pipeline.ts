@@ -277,7 +277,7 @@ export const CALL_STEPS: readonly CallStep[] = [
 
 /**
  * Runs `steps` from `from`; an `around` step runs the rest inside itself. A step that answers synchronously is not
- * awaited: most steps are plain checks, and an await each was a dozen microtask turns per call (issue 16).
+ * awaited: most steps are plain checks, and an await each would add a dozen microtask turns per call.
  */
 async function runSteps(steps: readonly CallStep[], call: Call, from = 0): Promise<void> {
   for (let i = from; i < steps.length; i++) {

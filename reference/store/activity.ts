@@ -3,7 +3,7 @@
 // window (90 days by the workspace's clock) are never returned and their day files are deleted.
 //
 // Durability (rules activity-entry-every-call, store-durable-commit): an append resolves only after an fdatasync
-// that covers its line, and callers await it before answering. Two things keep that cheap under load (issue 16):
+// that covers its line, and callers await it before answering. Two things keep that cheap under load:
 // a workspace's day file stays open (closed when its day passes, when it is pruned, when too many are open, and on
 // server stop) instead of being opened and closed for every batch; and appends group-commit: every line queued
 // while a file's previous write and fdatasync ran goes out in the next single write and fdatasync.
@@ -13,7 +13,7 @@
 // file's backlog, written before anything else of that file; while a workspace has a backlog, the call path tries
 // it again (`recover`) before each call and refuses the call if it still cannot be written.
 //
-// A flood (issue 33; decision activity-refusals-folded): a connection's rate-limited refusals after its first one in a
+// A flood (decision activity-refusals-folded): a connection's rate-limited refusals after its first one in a
 // period are counted in memory (`appendRefused`) and written as one entry carrying the count, so refused calls cost a
 // few lines a period whatever their rate. Reading (decision activity-read-newest-first): `readPage` walks the day
 // files backwards from the newest, a chunk at a time, and stops at a page's entries or its byte budget, so what the

@@ -1,4 +1,4 @@
-// The file-backed store. What a document is (issue 16): a workspace is stored as one lowdb document per site
+// The file-backed store. What a document is: a workspace is stored as one lowdb document per site
 // (data/workspaces/<id>/sites/<websiteId>.json) plus one workspace document (data/workspaces/<id>/workspace.json:
 // the WorkspaceDoc with `sites` replaced by the ids of its sites, in order), beside a directory of tiny files
 // that map a website id, a token hash or a user email to its workspace. A write costs what it touches: the
@@ -608,8 +608,8 @@ export class Store {
 
   #dirPath(kind: DirectoryKind, key: string): string {
     // Keys are ids, hex hashes or emails, some of them a caller's string of any length; encode so any of them is a
-    // safe file name. A name past the file system's 255 bytes failed every lookup with ENAMETOOLONG (a 500 for a
-    // sign-in or a public page, issue 33 finding 14), so a long key is named by its SHA-256 instead (rule
+    // safe file name. A name past the file system's 255 bytes fails every lookup with ENAMETOOLONG (a 500 for a
+    // sign-in or a public page), so a long key is named by its SHA-256 instead (rule
     // store-lookup-names-bounded). '.' is not of the base64url alphabet: the two forms never name the same file,
     // and names already stored (all short: a long one could never be written) keep their form.
     const encoded = Buffer.from(key).toString('base64url');

@@ -1,7 +1,7 @@
-// What one token can make the activity log hold, and what showing it costs (issue 33, finding 2: 100,010
-// rate-limited calls wrote 100,010 entries, 20 calls naming a 4 MB tool added 84 MB, and the Developers settings read
-// all 90 days to show 25 rows). Rules activity-refusals-folded, activity-name-bounded, activity-read-newest-first.
-// Light on purpose: the heavy figures are `npm run bench -- activity-flood`.
+// What one token can make the activity log hold, and what showing it costs: neither may grow with a flood
+// of rate-limited calls, an over-long tool name or the log's 90 days. Rules activity-refusals-folded,
+// activity-name-bounded, activity-read-newest-first. Light on purpose: the heavy figures are
+// `npm run bench -- activity-flood`.
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The activity log's durable append, made cheap without weakening it (issue 16; rules activity-entry-every-call,
+// The activity log's durable append, made cheap without weakening it (rules activity-entry-every-call,
 // store-durable-commit, activity-retention-90-days): a day file stays open, and appends that wait for the same
 // fdatasync share it. Each test counts the log's file system calls through its `fs` seam (a wrapper around node's).
 import { mkdir, mkdtemp, open, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The request body reader every JSON endpoint uses (reference/http/body.ts), read through events since issue 16:
+// The request body reader every JSON endpoint uses (reference/http/body.ts), read through events:
 // bad input never crashes and never hangs (AGENTS.md). Each case runs against a plain node:http server on loopback,
 // port 0, that reports what readJsonBody settled with.
 import { createServer, request, type Server } from 'node:http';

@@ -1,8 +1,7 @@
-// What one captured page, and one workspace's captures, may cost the server (issue 33 findings 5 and 6): a page's
-// fetches read no more than its byte budget however many large images it names (rule capture-bytes-bounded; before,
-// 99 images of 5 MB were each buffered whole and base64-encoded at once, about 1.4 GB), and the capture browser
-// serves workspaces in turn with a bounded wait (rule capture-fair-between-workspaces; before, six slow pages of
-// tenant A made tenant B's migration take 48 s instead of 0.2 s). One capture browser at a time.
+// What one captured page, and one workspace's captures, may cost the server: a page's fetches read no more
+// than its byte budget however many large images it names, none buffered whole and encoded at once (rule
+// capture-bytes-bounded), and the capture browser serves workspaces in turn with a bounded wait, so one tenant's
+// slow pages cannot hold another's migration (rule capture-fair-between-workspaces). One capture browser at a time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CaptureBusyError, chromiumCapture, type CaptureEngine, type CaptureRequest } from '../domain/capture.js';
 import { UnsafeUrlError } from '../domain/safe-fetch.js';

@@ -357,7 +357,7 @@ describe('a page that cannot be fetched', () => {
   // Issue 16: a capture fetches its page before it asks the browser for it, so a source that is down or answers
   // anything but 200 costs one fetch, not a browser tab torn down and made again. The "browser" here is a script
   // that leaves a mark when started and fails; a page that loads must start it (the check can fail).
-  it('issue 16 — a source that is down or answers 404 never starts the browser; a page that answers 200 does', async () => {
+  it('a source that is down or answers 404 never starts the browser; a page that answers 200 does', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'site-mcp-capture-fake-browser-'));
     const mark = join(dir, 'started');
     const browser = join(dir, 'chromium');

@@ -1,5 +1,5 @@
-// A source website cannot hold up the server through migrate_site_from_url (rule migrate-crawl-work-bounded,
-// issue 33 finding 1): a robots.txt of one rule with hundreds of thousands of wildcards and a link with a long
+// A source website cannot hold up the server through migrate_site_from_url (rule migrate-crawl-work-bounded):
+// a robots.txt of one rule with hundreds of thousands of wildcards and a link with a long
 // query cost the crawler as little event-loop time as a normal robots.txt of the same size. The website is a real
 // loopback server reached through the real safeFetch (fetch-allowlist); the delay is measured as how late other
 // requests to the server and a timer in this process come back while the migration runs, as a ratio against the

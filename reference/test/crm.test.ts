@@ -1,7 +1,7 @@
 // The CRM tools of the reference one by one (reference/tools/crm.ts; §2.5, §4.3): how a stored record reads when
 // fields are missing, how a list filters and pages, what crm_update refuses and with which words, and what the
-// activity log says. features/crm.feature checks the rules black-box; these pin what it leaves open (issue 9 item 5:
-// the mutants it left alive).
+// activity log says. features/crm.feature checks the rules black-box; these pin what it leaves open (the mutants
+// it leaves alive).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 import type { WorldRequest } from '../../conformance/lib/fixtures-client.js';

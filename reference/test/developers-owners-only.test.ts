@@ -26,7 +26,7 @@ const page = async (path: string, cookie: string) => {
   return { status: res.status, html: await res.text() };
 };
 
-describe('Developers settings (issue 33, Info)', () => {
+describe('Developers settings', () => {
   it('rule:developers-settings-owners-only — an editor or a viewer of the website is refused the page, and its site page does not lead there', async () => {
     const websiteId = world.sites.main!.websiteId;
     const { token } = await test.fx.connection({ userId: world.users.olive!.userId, websiteId, scopes: ['site:read'] });

@@ -3,7 +3,7 @@
 // asset cap, the answers that skip an asset and why, what is kept of one, images inside section content (re-pointed,
 // or left out with their gallery item or image section), what a new site takes from a snapshot field by field, the
 // restore points of a merge, and the creator and site-limit checks of a new import. The features check these
-// black-box on a few fields; these pin the rest (issue 9 item 5).
+// black-box on a few fields; these pin the rest.
 //
 // Most tests inject a fake `net` (AGENTS.md "Seams for tests"). The first block runs the real path: the real
 // resolver and the pinned HTTP transport against a loopback server, reached through the test-only allowOrigins.

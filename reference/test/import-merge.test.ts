@@ -1,8 +1,7 @@
 // The import merge of the reference field by field (reference/domain/import-merge.ts mergeDraft; §2.3 rules
 // import-merge-*): which side wins each field of a matched section against the value last pushed (three-way), what
 // the report lists, forced keys in both forms, a section whose type changed, new pages and sections, blocks and
-// revisions. The features check merges black-box on a few fields; these walk every case of the three-way table
-// (issue 9 item 5).
+// revisions. The features check merges black-box on a few fields; these walk every case of the three-way table.
 import { describe, expect, it } from 'vitest';
 import { mergeDraft } from '../domain/import-merge.js';
 import type { PortablePage } from '../domain/portable-site.js';

@@ -2,7 +2,7 @@
 // with the limit in the refusal's details (rule import-site-size-cap), the answer of a new import (rule
 // import-result-fields: nothing inserted, updated or kept, no restore point) and the activity line with what was
 // imported (rule import-site-audited). features/import-migrate.feature checks these black-box with a snapshot far
-// over the cap and without reading the answer's empty lists; these pin what it leaves open (issue 9 item 5).
+// over the cap and without reading the answer's empty lists; these pin what it leaves open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../runtime.js';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';

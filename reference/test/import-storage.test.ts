@@ -1,4 +1,4 @@
-// What an import leaves on disk (issue 33 finding 7; §7.3 "no partial write remains", §8 plan limits): nothing is
+// What an import leaves on disk (§7.3 "no partial write remains", §8 plan limits): nothing is
 // fetched for an import the site limit or the merge target refuses (rule import-checks-before-fetch), a refused
 // import removes the copies it wrote (rule import-refused-leaves-no-files), and a workspace's kept copies stay
 // within its storage quota (rule import-assets-within-storage-quota). Kept copies are real files (DiskAssetFiles in

@@ -1,4 +1,4 @@
-// OAuth 2.1 as the MCP Inspector completes it (issue 11: an off-the-shelf client with nothing but the base URL):
+// OAuth 2.1 as the MCP Inspector completes it (an off-the-shelf client with nothing but the base URL):
 // the Inspector's connection CLI (`mcpdo`, shipped in @modelcontextprotocol/inspector) connects to /api/mcp,
 // discovers, registers and answers `pendingAuth` with an authorization URL; the owner signs in and approves in
 // Debian's Chromium; the Inspector's own loopback callback takes the code, and its tool calls then work — also

@@ -1,4 +1,4 @@
-// OAuth 2.1 as the MCP Inspector's web UI completes it (issue 11: an off-the-shelf client with nothing but the
+// OAuth 2.1 as the MCP Inspector's web UI completes it (an off-the-shelf client with nothing but the
 // URL). The Inspector (@modelcontextprotocol/inspector, the devDependency, `mcp-inspector --web`) runs as its own
 // process group on loopback in a temporary home; Debian's Chromium drives its page like a person: add a server
 // (Streamable HTTP, the /api/mcp URL only), connect, get sent to the reference's sign-in and consent pages, approve,

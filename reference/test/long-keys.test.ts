@@ -27,7 +27,7 @@ async function errorLogOf(run: () => Promise<void>): Promise<string> {
   return lines.join('\n');
 }
 
-describe('over-long lookup keys (issue 33 finding 14)', () => {
+describe('over-long lookup keys', () => {
   it('rule:store-lookup-names-bounded — a sign-in with a 300-character email is a failed attempt (401, then 429), with nothing logged', async () => {
     const email = `${'a'.repeat(288)}@example.test`;
     const from = '127.0.2.14';

@@ -1,5 +1,5 @@
 // A single plain tools/call is answered by mount.ts directly instead of through the SDK's Server and transport
-// (issue 16, a lean call path). The MCP semantics must not change: each call below is sent twice, once plain
+// (cheaper than the SDK's). The MCP semantics must not change: each call below is sent twice, once plain
 // (the direct path) and once with an empty _meta in its params (which the direct path leaves to the SDK), and
 // both answers must be the same status, content type and bytes. The transport's own refusals (Accept, Content-Type,
 // protocol version) still come from the SDK.

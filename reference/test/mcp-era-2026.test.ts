@@ -1,4 +1,4 @@
-// Both protocol eras at /api/mcp (issue 30, rule mcp-eras-both): the SDK v2 client pinned to 2026-07-28 does the work
+// Both protocol eras at /api/mcp (rule mcp-eras-both): the SDK v2 client pinned to 2026-07-28 does the work
 // of an agent with an API token (list_sites; prepare_publish → the owner approves through the fixtures protocol →
 // confirm_pending_action), its 'auto' and 'legacy' modes still connect, and raw requests prove each wire rule of
 // the 2026 era. The 2025 era's own answers are held by mcp-direct-path.test.ts, protocol-errors.test.ts and the

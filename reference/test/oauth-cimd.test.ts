@@ -1,4 +1,4 @@
-// OAuth for 2026-era clients (issue 30 item 3): the SDK v2 client (@modelcontextprotocol/client), pinned to protocol
+// OAuth for 2026-era clients: the SDK v2 client (@modelcontextprotocol/client), pinned to protocol
 // revision 2026-07-28, completes OAuth with a Client ID Metadata Document instead of registering (rule
 // oauth-client-id-metadata-documents): its client id is the https URL of its metadata, which the reference fetches
 // through its SSRF-hardened fetcher. The document is served on loopback over https with the kit's test certificate,

@@ -83,7 +83,7 @@ async function redeemOneCode(clientId: string, redirectUri: string): Promise<voi
   expect(token.status).toBe(200);
 }
 
-describe("the provider's own pages (issue 33, Info)", () => {
+describe("the provider's own pages", () => {
   it("rule:oauth-provider-pages-frame-protection — the logout page and an error page cannot be framed or sniffed", async () => {
     for (const path of ['/oidc/session/end', '/oidc/auth?client_id=nobody']) {
       const res = await fetch(`${test.url}${path}`, { redirect: 'manual' });
@@ -95,7 +95,7 @@ describe("the provider's own pages (issue 33, Info)", () => {
   });
 });
 
-describe('authorization errors (issue 33 finding 12)', () => {
+describe('authorization errors', () => {
   it('rule:oauth-no-error-redirect-unverified-client — a client that never redeemed a code gets no error redirect: the browser stays here', async () => {
     const redirectUri = 'https://attacker.example/cb';
     const clientId = await register(redirectUri);

@@ -1,4 +1,4 @@
-// The identity provider's state is bounded for callers with no account (issue 33, finding 3): registration is
+// The identity provider's state is bounded for callers with no account: registration is
 // counted per client address and capped in size (rules oauth-registration-throttled-per-address,
 // oauth-registration-metadata-capped), storing a client or an interaction rewrites that record alone whatever else is
 // stored (rule oauth-state-per-record), and a client that never redeemed a code expires (rule

@@ -50,7 +50,7 @@ const decide = async (cookie: string, form: Record<string, string>, from?: strin
 };
 const wrongCode = (i: number) => `ZZZZ-${String(i).padStart(4, '2').replace(/[01]/g, '2')}`;
 
-describe('pairing bound to the first workspace (issue 33 finding 13)', () => {
+describe('pairing bound to the first workspace', () => {
   it('rule:pairing-bound-to-first-workspace — once the requester opened the code, an owner of another company can neither see, deny nor approve it', async () => {
     const olive = await signIn(victims.users.olive!);
     const mallory = await signIn(others.users.mallory!);
@@ -88,7 +88,7 @@ describe('pairing bound to the first workspace (issue 33 finding 13)', () => {
   });
 });
 
-describe('user-code guesses (issue 33 finding 13)', () => {
+describe('user-code guesses', () => {
   it('rule:pairing-code-guesses-throttled — past the wrong codes one person may try, even a right code answers 429 with Retry-After', async () => {
     const m1 = await signIn(others.users.m1!);
     for (let i = 0; i < perUser.limit; i++) expect((await view(wrongCode(i), m1)).status).toBe(404);

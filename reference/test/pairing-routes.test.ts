@@ -3,7 +3,7 @@
 // (no token, an unknown one, a malformed header, an unpublished site, a token whose company is gone) and the owner's
 // approval screen /dashboard/connect: which websites it offers, when it offers a company-wide approval, and what
 // approving, denying, an unknown code and a refused or failed approval answer. features/pairing.feature and
-// app-pages.test.ts walk the happy path; these pin what they leave open (issue 9 item 5: the mutants they left alive).
+// app-pages.test.ts walk the happy path; these pin what they leave open (the mutants they leave alive).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';

@@ -1,7 +1,7 @@
 // Device-code pairing in the domain (reference/domain/pairing.ts; §3, §4.1, §5.3–5.5): what a start holds, how a user
 // code looks and is found, when a pairing expires, that the poll hands the token out once, and each refusal of an
 // approval with its code and wording. features/pairing.feature checks the flow black-box over HTTP; these pin the
-// pieces it cannot observe one at a time (issue 9 item 5: the mutants it left alive).
+// pieces it cannot observe one at a time (the mutants it leaves alive).
 import { createHash } from 'node:crypto';
 import * as crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,7 @@
 // What confirm_pending_action carries out for each plan kind (reference/domain/plan-effects.ts; §2.6, §3), one
 // effect at a time: what it changes, what it queues in the outbox, the sentence and result it reports, and the
 // refusal of a plan whose pinned subject changed. features/reviewed-plans.feature and the plans model check the rail
-// black-box; these pin each effect's own details (issue 9 item 5). create_company needs the store (a new workspace)
+// black-box; these pin each effect's own details. create_company needs the store (a new workspace)
 // and is checked by the features and reference/test/store.test.ts.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

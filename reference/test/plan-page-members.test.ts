@@ -34,7 +34,7 @@ const page = async (path: string, cookie: string) => {
   return { status: res.status, html: await res.text() };
 };
 
-describe('plan pages (issue 33 finding 9)', () => {
+describe('plan pages', () => {
   it('rule:plan-page-site-members-only — a member of the company who is no member of the plan\'s website sees what a missing plan shows, and cannot decide it', async () => {
     const secret = world.sites.secret!.websiteId;
     const conn = await test.fx.connection({ userId: world.users.sam!.userId, websiteId: secret, scopes: ['publish', 'access:write'] });

@@ -1,4 +1,4 @@
-// What the plan review page says goes live (issue 12 item 3), checked on the pure function the page renders:
+// What the plan review page says goes live, checked on the pure function the page renders:
 // for a publish, only the sections whose text differs between live and draft; a product, a document without its
 // customer's contact details, an invitation's address and level, a company's name — in plain words.
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // PortableSiteV1 both ways in the reference (reference/domain/portable-site.ts; §2.3): a snapshot's page and section
 // as the site's, with the defaults for what a snapshot may leave out, the section key of an externalKey, and where a
 // content error is named. The features and the round-trip property check exports and imports black-box; these pin
-// the defaults and messages they cannot tell apart (issue 9 item 5).
+// the defaults and messages they cannot tell apart.
 import { describe, expect, it } from 'vitest';
 import { sectionKeyOf, toPage, toPortableSite, toSection, validatePortablePages, type PortablePage } from '../domain/portable-site.js';
 import { newSite } from '../domain/site.js';

@@ -1,7 +1,7 @@
 // The reviewed rail's tools of the reference (reference/tools/reviewed.ts; §1.6, §2.6, §4.3): what each prepare_*
 // card tells the owner in its summary, the refusals at prepare time, what confirm_pending_action reports for the
 // plans the features do not carry out, and the activity log's lines. features/reviewed-plans.feature checks the rail
-// black-box; the summaries are the reference's own wording, which the kit does not compare (issue 9 item 5).
+// black-box; the summaries are the reference's own wording, which the kit does not compare.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 

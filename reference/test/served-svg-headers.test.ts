@@ -31,7 +31,7 @@ function expectNoFormsNoFraming(res: Response): void {
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 }
 
-describe('served SVGs (issue 33 finding 11)', () => {
+describe('served SVGs', () => {
   it('rule:served-files-no-forms-no-framing — an imported SVG may post no form and be framed by no site', async () => {
     const path = await test.server.rt.assetFiles.keep(Buffer.from(PHISHING_SVG), 'image/svg+xml');
     const res = await fetch(`${test.url}${path}`);

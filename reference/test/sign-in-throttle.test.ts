@@ -1,7 +1,7 @@
 // Failed sign-ins are throttled per account and per client address (rules sign-in-throttled-per-account,
 // sign-in-throttled-per-address); an address the owner signed in from lately is not locked by failures from
-// elsewhere (rule sign-in-known-address-admitted, issue 33 finding 8). Loopback is all of 127.0.0.0/8 on Linux, so requests sent from 127.0.0.2,
-// 127.0.0.3, … reach the server from genuinely different socket addresses without any test hook.
+// elsewhere (rule sign-in-known-address-admitted). Loopback is all of 127.0.0.0/8 on Linux, so requests sent
+// from 127.0.0.2, 127.0.0.3, … reach the server from genuinely different socket addresses without any test hook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../runtime.js';
 import { normalizeAddress } from '../http/app/client-address.js';
@@ -62,7 +62,7 @@ describe('sign-in throttle', () => {
     for (let i = 0; i < perAccount.limit; i++) expect((await signIn(`127.0.1.${10 + i}`, sid.email, `wrong-${i}`)).status).toBe(401);
     expectThrottled(await signIn('127.0.1.99', sid.email, sid.password));
     expectThrottled(await signIn('127.0.1.10', sid.email, sid.password));
-    // The owner, from where they signed in before, still gets in (before: 429 for 15 minutes, issue 33 finding 8).
+    // The owner, from where they signed in before, still gets in (rule sign-in-known-address-admitted).
     expect((await signIn(home, sid.email, sid.password)).status).toBe(302);
     // Guessing from that address is counted for it: past the account limit it is refused there too.
     for (let i = 0; i < perAccount.limit; i++) expect((await signIn(home, sid.email, `wrong-again-${i}`)).status).toBe(401);

@@ -3,7 +3,7 @@
 // Only failures count, so an owner who signs in often is never locked out by their own successes. An account's
 // failures lock it only for addresses it has not signed in from lately: an address with a recent successful sign-in
 // to the account is counted on its own (account and address together), so someone who knows the owner's email
-// cannot lock the owner out from where the owner signs in (issue 33 finding 8). An attempt is admitted, or refused before any
+// cannot lock the owner out from where the owner signs in. An attempt is admitted, or refused before any
 // password is checked, by counting the failures already recorded plus the attempts still being checked: a
 // burst of concurrent guesses cannot all pass the check before the first failure is recorded.
 import type { SlidingWindowLimiter, Window } from '../../domain/rate-limit.js';
