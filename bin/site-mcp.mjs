@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The kit's one command (issue 10): `site-mcp serve | conformance | merge-reports | prove-checks | official-suite`, each the program of this
+// The kit's one command (issue 10): `site-mcp serve | init | conformance | merge-reports | prove-checks | official-suite`, each the program of this
 // package with the same flags, run through tsx (a dependency of the package, so an installed tarball needs no
 // build step and no dev-only path). Exit codes: 0 all passed, 1 a check failed, 2 a usage or prerequisite error.
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ if (major < 22) {
 
 const COMMANDS = {
   serve: { file: '../reference/main.ts', what: 'run the reference server (MCP endpoint, app pages, OAuth)' },
+  init: { file: '../conformance/init.ts', what: 'write a starting declaration and expected-failures file for --url' },
   conformance: { file: '../conformance/cli.ts', what: 'run the conformance suite against --url (or a reference it starts)' },
   'merge-reports': { file: '../conformance/merge-reports.ts', what: 'join the reports of a run\'s shards (conformance --shard I/N) into one' },
   'prove-checks': { file: '../conformance/prove-checks.ts', what: 'show that each check fails against a server broken for it' },
