@@ -5,7 +5,7 @@
 // This file reaches the reference only through that table.
 // Each rule's run is what the kit's CLI does for `npm run conformance -- --break <rule> --tags @rule:<rule>`
 // (the reference's declaration, no expected failure, the same set-up and report), done by one of --jobs long-lived
-// workers (conformance/prove-worker.ts, default 2, the cores of the machine the goal of issue 16 names), each of
+// workers (conformance/prove-worker.ts, default 2, the cores bench/README.md's goals assume), each of
 // which loads Cucumber and the steps once and runs one rule at a time in its own process, against that rule's
 // broken server, which this process starts and stops: the reference's modules load once here, Cucumber's once per
 // worker, rather than once per rule. The verdicts print in the table's order whatever order the runs end in.
@@ -33,7 +33,7 @@ import type { ProveAnswer, ProveRequest } from './prove-worker.js';
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
 // The options are checked before the broken servers' table (which loads the reference) is imported: a wrong option
-// costs a fraction of a second (issue 16).
+// costs a fraction of a second.
 const { values, positionals: named } = parseCommandLine({
   command: 'prove-checks',
   sourceFile: fileURLToPath(import.meta.url),
@@ -60,7 +60,7 @@ const blindSpots = new Map(
 );
 const { startBroken } = await import('./broken/start.js');
 // One visual-capture engine for every broken server of this run: each server launching a Chromium of its own for
-// its migration scenarios cost 19 launches and 9.6 s of Chromium CPU a run (issue 16). Captures are independent
+// its migration scenarios would pay for a launch each time. Captures are independent
 // (each carries its migration's own network; nothing of a page stays for the next, reference/domain/capture.ts).
 const { captureEngine } = await import('../reference/services.js');
 const capture = captureEngine({ chromium: undefined }) ?? undefined;

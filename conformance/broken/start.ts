@@ -1,7 +1,7 @@
 // Starts a deliberately broken server in this process: the reference in test mode (fixtures protocol on),
 // composed as index.ts says for each rule named, behind the variant proxy when an entry breaks what only a client
 // sees. serve.ts runs one from the command line; prove-checks.ts starts one per rule in its own process, so the
-// reference's modules load once for all the rules instead of once per rule (issue 16: `npm test` time).
+// reference's modules load once for all the rules instead of once per rule, a large part of `npm test`.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -30,7 +30,7 @@ export interface BrokenOptions {
   fixturesSecret?: string;
   /**
    * A visual-capture engine the caller owns and shares between servers (prove-checks: one Chromium for all the
-   * rules instead of one launched by every server whose scenarios migrate, issue 16); stopping the server leaves it
+   * rules instead of one launched by every server whose scenarios migrate); stopping the server leaves it
    * running. The server's own engine when not given.
    */
   capture?: CaptureEngine;

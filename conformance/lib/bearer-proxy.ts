@@ -1,4 +1,4 @@
-// A header-adding loopback proxy (issue 10 item 6): the official MCP conformance suite
+// A header-adding loopback proxy: the official MCP conformance suite
 // (@modelcontextprotocol/conformance, pinned in package.json) connects to a server URL and has no option to send
 // an Authorization header, while §4.1 puts every MCP request behind `Authorization: Bearer <token>`. This proxy
 // listens on 127.0.0.1 (port 0 unless told), forwards every request to the target unchanged except that it sets

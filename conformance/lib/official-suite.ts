@@ -1,7 +1,7 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json) run against a
 // target's MCP endpoint through the bearer proxy (bearer-proxy.ts: the suite cannot send a header), and its
 // outcome compared with a baseline of scenarios that do not apply to this interface, each with its reason
-// (conformance/official-mcp-baseline.yaml). Issue 10 item 6. Issue 30 item 4 added a second run: a newer version
+// (conformance/official-mcp-baseline.yaml). A second run (rule mcp-eras-both): a newer version
 // installed under an npm alias (the baseline's `installedAs`) with a frozen requirement set (`requirements`, the
 // suite's --requirements <revision>), whose baseline names single checks (`<scenario>:<check-id>`).
 import { spawn } from 'node:child_process';

@@ -10,9 +10,9 @@ if (major < 22) {
 
 // Node's on-disk compile cache (V8 code of every module loaded after this line, keyed by Node version and source): a
 // conformance run loads Cucumber, the TypeScript steps and their libraries in the CLI and again in every Cucumber
-// worker thread; a warm cache saved 0.5 s of CPU in all over a three-scenario run with --parallel 2 (five
-// interleaved pairs; issue 16). Worker threads and child processes started later read NODE_COMPILE_CACHE, so it is
-// set for them; one already set is kept, and NODE_DISABLE_COMPILE_CACHE turns it off.
+// worker thread; a warm cache spares each of them compiling it all again. Worker threads and child processes started
+// later read NODE_COMPILE_CACHE, so it is set for them; one already set is kept, and NODE_DISABLE_COMPILE_CACHE turns
+// it off.
 if (module.enableCompileCache && !process.env.NODE_DISABLE_COMPILE_CACHE) {
   const { directory } = module.enableCompileCache(process.env.NODE_COMPILE_CACHE);
   if (directory) process.env.NODE_COMPILE_CACHE ??= directory;

@@ -1,5 +1,5 @@
 // Where throwaway stores go: the data directories of the servers the kit and the tests start and remove again, in
-// memory (/dev/shm, a tmpfs) when the machine has a usable one, else the OS temporary directory (issue 16).
+// memory (/dev/shm, a tmpfs) when the machine has a usable one, else the OS temporary directory.
 //
 // Why: the store writes every document atomically (reference/store/durable-file.ts: a new temporary file, fsync,
 // rename over the old one), so each write makes an inode and frees one. On an ext4 without a journal, as this

@@ -1,4 +1,4 @@
-// What the kit sent and what it got, for a step that failed (issue 32): an implementer's first question is "which
+// What the kit sent and what it got, for a step that failed: an implementer's first question is "which
 // request, and what did my server answer". Every HTTP exchange a scenario's steps make through the kit's clients
 // (the MCP connections' SDK transport, rawPost/rawMcpPost, the fixtures client, the raw HTTP steps' recordedFetch)
 // is kept in the scenario's ExchangeLog: the last KEPT of them, each body cut at BODY_LIMIT characters. A step runs

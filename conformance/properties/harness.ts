@@ -39,8 +39,8 @@ export function params<T>(numRuns: number): fc.Parameters<T> {
 export async function worldWithSite(options: Partial<WorldRequest> = {}) {
   const fx = fixtures();
   const world = await fx.world({
-    // No property signs in, and a password is a slow hash by design (the reference's scrypt: about 38 ms of CPU):
-    // the properties' few hundred worlds ask for none where the target allows it (issue 16).
+    // No property signs in, and a password is a slow hash by design (the reference's scrypt):
+    // the properties' few hundred worlds ask for none where the target allows it.
     ...(fixturesSupport('passwords-on-demand') ? { passwordsOnDemand: true } : {}),
     advancedEditorGrant: true,
     users: [{ key: 'owner' }],

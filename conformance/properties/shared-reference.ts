@@ -2,8 +2,8 @@
 // a file changes for the whole server (no fixtures call that sets the DNS resolver or the fetch allow-list, as a
 // kit run's set-up does, which is why cli-first-contact keeps its own), and nobody stops or restarts it. That is
 // the server global-setup.ts starts for the properties, when it starts one; each file builds its own worlds in it
-// (tenants of their own), as the properties do. Each server costs about 1 s of CPU to start and more to warm up, and
-// these files started six (issue 16). Against another target (SITE_MCP_URL) the setup starts no reference, and each
+// (tenants of their own), as the properties do. Each server costs CPU to start and more to warm up, paid
+// once here, not once per file. Against another target (SITE_MCP_URL) the setup starts no reference, and each
 // file starts its own as before: these tests are about the reference, not the target.
 import { inject } from 'vitest';
 import { startReferenceServer, type Target } from '../lib/target.js';

@@ -1,6 +1,6 @@
-// The vitest configuration `site-mcp conformance --properties` runs the fast-check properties with (conformance/cli.ts,
-// issue 10 item 1). It ships in the package, so it also works where the kit is installed from a tarball: there the
-// package root sits inside node_modules/, which vitest leaves out of its test files and hands to Node unprocessed
+// The vitest configuration `site-mcp conformance --properties` runs the fast-check properties with
+// (conformance/cli.ts). It ships in the package, so it also works where the kit is installed from a tarball: there
+// the package root sits inside node_modules/, which vitest leaves out of its test files and hands to Node unprocessed
 // (Node does not strip TypeScript types under node_modules/), so both are undone here for this package's own files.
 // The target comes from SITE_MCP_URL / SITE_MCP_FIXTURES_SECRET (global-setup.ts), the declaration from
 // SITE_MCP_DECLARATION, the seed from SITE_MCP_SEED; `npm test` runs the same files through the root vitest.config.ts.

@@ -36,7 +36,7 @@ describe('broken servers', () => {
   });
 
   it('borrow the capture engine prove-checks shares between them: a server that stops leaves it open for the next', async () => {
-    // issue 16: one Chromium for every broken server of a prove-checks run. Were the engine handed over as it is,
+    // One Chromium for every broken server of a prove-checks run. Were the engine handed over as it is,
     // the first server to stop would close it and every later migration would find no browser.
     let closed = 0;
     const engine: CaptureEngine = { capture: () => Promise.reject(new Error('not used here')), available: async () => true, close: async () => void closed++ };

@@ -157,7 +157,7 @@ describe('first contact', () => {
   }, 120_000);
 
   it('a scenario stopped at a decision the target does not adopt is reported as not applicable everywhere, never as passed', async () => {
-    // Issue 29 part 2: source-only (no declaration), so the scenario stops at its first step; the run passes (nothing
+    // Source-only (no declaration), so the scenario stops at its first step; the run passes (nothing
     // failed) and no report counts it as passed (conformance/lib/report.ts, conformance/README.md "Report").
     const reports = join(dir, 'not-applicable');
     const { code, stdout } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--rules', 'tools-list-no-output-schema', '--report-dir', reports, '--parallel', '1']);

@@ -1,4 +1,4 @@
-// Issue 32, items 3 and 4: what a failure shows. A failed step carries what the kit sent and got (method, tool,
+// What a failure shows. A failed step carries what the kit sent and got (method, tool,
 // arguments, HTTP status, headers, body) and a curl line that sends it again, with every token and the fixtures
 // secret redacted (conformance/lib/transcript.ts), in junit.xml's <system-out> and in the kit's own report.html
 // (conformance/lib/report-html.ts: the verdict per source section and rule, source rules and declared decisions

@@ -1,4 +1,4 @@
-// The kit against a target that hangs, answers garbage, answers 50 MB or closes the socket (issue 32 item 2): each
+// The kit against a target that hangs, answers garbage, answers 50 MB or closes the socket: each
 // such call fails its own scenario with one sentence that names the call, the log carries none of the raw bytes,
 // and the run ends within its budget. The target is the reference behind a proxy that misbehaves for one tool each.
 import { spawn } from 'node:child_process';
@@ -76,7 +76,7 @@ ${Object.keys(MISBEHAVES).map((tool) => `
     Then the call succeeds
 `;
 
-describe('a hostile target (issue 32)', () => {
+describe('a hostile target', () => {
   let reference: Target;
   let proxy: Server;
   let dir: string;

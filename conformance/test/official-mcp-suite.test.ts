@@ -1,8 +1,8 @@
-// The official MCP conformance suite against the reference, in npm test (issue 10 item 6): its active server
-// scenarios run through the bearer proxy (the suite cannot send an Authorization header, §4.1 requires one), and
-// the outcome must match conformance/official-mcp-baseline.yaml exactly: every failing scenario is listed there
-// with its reason, and every listed one still fails. Issue 30 item 4: a second run, 0.2.0-alpha's requirement set for
-// protocol revision 2026-07-28 (installed under the alias @modelcontextprotocol/conformance-next), against its own
+// The official MCP conformance suite against the reference, in npm test: its active server scenarios run
+// through the bearer proxy (the suite cannot send an Authorization header, §4.1 requires one), and the outcome must
+// match conformance/official-mcp-baseline.yaml exactly: every failing scenario is listed there with its reason, and
+// every listed one still fails. A second run (rule mcp-eras-both), 0.2.0-alpha's requirement set for protocol
+// revision 2026-07-28 (installed under the alias @modelcontextprotocol/conformance-next), against its own
 // baseline of single checks (conformance/official-mcp-baseline-2026-07-28.yaml).
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';

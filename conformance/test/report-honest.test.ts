@@ -1,4 +1,4 @@
-// Issue 29 part 2, "Report only what was checked" (conformance/lib/report.ts; conformance/README.md, "Report"):
+// "Report only what was checked" (conformance/lib/report.ts; conformance/README.md, "Report"):
 // a scenario that stopped before its end is never counted as passed — not in the console table, summary.md,
 // rules.json or JUnit — and a rule whose every scenario stopped is not verified. The scenarios here are Cucumber
 // message streams written by hand, in the two shapes a stop takes: the step that needs an undeclared value
@@ -125,7 +125,7 @@ describe('a scenario that stopped early is never passed', () => {
     expect(testcase('failed')).toMatch(/<failure message="expected ok"/);
   });
 
-  it('a failed step\'s transcript (issue 32) reaches the scenario, the console and JUnit\'s <system-out>', () => {
+  it('a failed step\'s transcript reaches the scenario, the console and JUnit\'s <system-out>', () => {
     const sent = 'Sent and got in this step (1 of 1 request):\n\n1. tools/call publish_site {}\n> POST http://127.0.0.1:1/api/mcp\n< HTTP 500 Internal Server Error';
     const r = report([{ ...failed, steps: [arrange, call, { ...check, status: 'FAILED' as const, message: 'expected ok', transcript: sent }] }]);
     expect(r.scenarios[0]!.transcripts).toEqual([{ step: 'Then the call succeeds', line: 12, text: sent }]);
@@ -142,7 +142,7 @@ describe('a scenario that stopped early is never passed', () => {
     expect(flood.join('\n')).toMatch(/… and 2 more failed scenarios: their transcripts are in report\.html, junit\.xml and conformance\.json/);
   });
 
-  it('report.html (issue 32): every catalogue rule under its section, source and decisions apart, markup from a target escaped', () => {
+  it('report.html: every catalogue rule under its section, source and decisions apart, markup from a target escaped', () => {
     const hostile = { ...failed, rules: ['scope-ceiling'], steps: [arrange, call, { ...check, status: 'FAILED' as const, message: 'got <script>alert(1)</script>', transcript: '< <img src=x onerror=alert(1)>' }] };
     const html = reportHtml(report([hostile, { ...cutShort, rules: ['plan-single-use'] }], new Map([['scope-ceiling', 'known']])), { target: 'http://127.0.0.1:1', seed: 7, finishedAt: '2026-01-02T03:04:05.678Z' });
     expect(html).not.toMatch(/<script|<img /);

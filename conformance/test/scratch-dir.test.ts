@@ -1,4 +1,4 @@
-// Where throwaway stores go (conformance/lib/scratch-dir.ts, issue 16): a repository check, not a source rule.
+// Where throwaway stores go (conformance/lib/scratch-dir.ts): a repository check, not a source rule.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import { freemem, tmpdir } from 'node:os';

@@ -16,7 +16,7 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 async function runVariant(args: string[], script = 'conformance/variants/run.ts', parallel = '1'): Promise<{ code: number; output: string }> {
   // Reports of their own: reports/ is the features phase's run. One scenario at a time in the CLI's own process
   // (--parallel 1) unless a run says otherwise: the four runs are side by side already, and Cucumber's worker threads
-  // cost about 4 s more CPU per whole suite (issue 16).
+  // would add CPU to every whole suite.
   const reports = await mkdtemp(join(tmpdir(), 'site-mcp-variant-reports-'));
   try {
     return await new Promise((resolve) => {
@@ -32,7 +32,7 @@ async function runVariant(args: string[], script = 'conformance/variants/run.ts'
 }
 
 // The runs wait on their servers most of the time: side by side, the file's longest chain is one whole suite, not
-// two (issue 16). Each has its own reference and report directory, and the three through run.ts their own proxy.
+// two. Each has its own reference and report directory, and the three through run.ts their own proxy.
 describe.concurrent('correct variants', () => {
   it('rule:kit-judges-by-source — the renamed variant passes every scenario without a declaration (source checks only)', async () => {
     // The CLI's default, Cucumber's worker threads (--parallel 2): the one whole suite of npm test that runs its
@@ -53,14 +53,14 @@ describe.concurrent('correct variants', () => {
 
   it('rule:kit-judges-by-source — declared checks bite: the same variant run with the reference\'s declaration fails', async () => {
     // The error scenarios are enough to show it (every renamed code fails error_object_conformance there); the two
-    // runs above are the whole suite, this one need not be (a third whole run cost ~25 s of CPU, issue 16).
+    // runs above are the whole suite, this one need not be.
     const { code, output } = await runVariant(['--declaration', 'conformance/declarations/reference.yaml', 'features/errors.feature']);
     expect(output).toMatch(/generic check failures: .*error_object_conformance/);
     expect(output).toMatch(/^scenarios: .* [1-9]\d* failed, of \d+$/m);
     expect(code).toBe(1);
   }, 300_000);
 
-  // Issue 29: a refusal of an unknown tool is its own kind (errorCodes.unknown_tool), not the code of a missing id.
+  // A refusal of an unknown tool is its own kind (errorCodes.unknown_tool), not the code of a missing id.
   it('rule:kit-judges-by-source — the variant that refuses an unknown tool with a code of its own passes the error scenarios, declared and not', async () => {
     for (const declaration of [['--declaration', 'conformance/variants/own-unknown-tool.declaration.yaml'], []]) {
       const { code, output } = await runVariant(['--own-unknown-tool-code', ...declaration, 'features/errors.feature', 'features/activity.feature']);
@@ -69,8 +69,8 @@ describe.concurrent('correct variants', () => {
     }
   }, 300_000);
 
-  // Issue 29: an export whose data holds no snapshot naming PortableSiteV1 passed a source-only run; found by meaning
-  // now, it fails there too.
+  // An export whose data holds no snapshot naming PortableSiteV1 fails a source-only run too: the snapshot is found
+  // by meaning.
   it('rule:portable-site-v1-name — a server answering a wrong snapshot fails the export scenarios without a declaration', async () => {
     const { code, output } = await runVariant(['--break', 'portable-site-v1-name', 'features/site-read.feature'], 'conformance/cli.ts');
     expect(output).toMatch(/Export carries the draft, not the live site, in PortableSiteV1/);
@@ -78,7 +78,7 @@ describe.concurrent('correct variants', () => {
     expect(code).toBe(1);
   }, 300_000);
 
-  // Issue 29: the 401 scenario does not need an authorization server with dynamic client registration.
+  // The 401 scenario does not need an authorization server with dynamic client registration.
   it('rule:mcp-requires-bearer — the 401 scenario passes against a server whose authorization server offers no registration', async () => {
     const { code, output } = await runVariant(['--break', 'oauth-dynamic-client-registration', '--tags', '@rule:mcp-requires-bearer', 'features/auth.feature'], 'conformance/cli.ts');
     expect(output).toMatch(/\b1 (scenarios )?passed\b/); // the one 401 scenario ran to the end
