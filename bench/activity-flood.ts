@@ -1,5 +1,5 @@
 // `npm run bench -- activity-flood [--calls N] [--names N] [--name-mb N] [--concurrency N]`: what one site:read token
-// can make the activity log hold and what the Developers settings then cost (issue 33, finding 2; decisions
+// can make the activity log hold and what the Developers settings then cost (decisions
 // activity-refusals-folded, activity-name-bounded, activity-read-newest-first). Sends N tools/call over HTTP
 // (default 100,010: 120 answered, the rest rate_limited), then --names calls (default 20) naming a tool of
 // --name-mb MB (default 4) from a second connection, and prints the log's growth per call and per line; then opens

@@ -1,9 +1,9 @@
 // `npm run bench -- caller-keyed-maps [--requests N]`: what N requests without an account leave in the server's
-// memory (issue 33 finding 4, rule memory-caller-keyed-maps-bounded): N/2 GETs of /sites/<random id> and N/2
-// sign-ins, each with an e-mail nobody has, from one client address (all but the first few refused). Prints the
-// rate limiter's keys, the store's remembered misses (spec/limits.json memory bounds both) and the heap growth
-// after a collection. Before the bound, each request left one entry for the life of the process (a 128 MB heap
-// aborted after about 340,000). Default N 40,000; server and client share this process.
+// memory (rule memory-caller-keyed-maps-bounded): N/2 GETs of /sites/<random id> and N/2 sign-ins, each with an
+// e-mail nobody has, from one client address (all but the first few refused). Prints the rate limiter's keys, the
+// store's remembered misses (spec/limits.json memory bounds both) and the heap growth after a collection. Without
+// the bound, each request would leave one entry for the life of the process. Default N 40,000; server and client
+// share this process.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,12 +1,11 @@
-// `npm run bench -- hostile-robots [--stars N] [--query N] [--runs N]`: issue 33's finding 1 as it was reported. A
-// loopback website serves a robots.txt of one rule, `/?` and N wildcards (default 1,900,000, about 1.9 MB: the home
-// page stays allowed, every address with a query is disallowed), and a home page linking one address with a query of
-// --query characters (default 4,000); one migrate_site_from_url crawls it
+// `npm run bench -- hostile-robots [--stars N] [--query N] [--runs N]`: the hostile website that rule
+// migrate-crawl-work-bounded is for. A loopback website serves a robots.txt of one rule, `/?` and N wildcards (default
+// 1,900,000, about 1.9 MB: the home page stays allowed, every address with a query is disallowed), and a home page
+// linking one address with a query of --query characters (default 4,000); one migrate_site_from_url crawls it
 // while other requests go to the server one after another. Prints, per run, the longest any other request took and
 // the migration's wall time, beside the same migration with an ordinary robots.txt (rule
-// migrate-crawl-work-bounded). Goal: the hostile robots.txt delays other requests by under 1,000 ms (it was 16.7 s
-// in the issue's run, 19 ms for the control). The light check of the same thing runs in npm test
-// (reference/test/crawler-robots.test.ts, as a ratio).
+// migrate-crawl-work-bounded). Goal: the hostile robots.txt delays other requests by under 1,000 ms. The light
+// check of the same thing runs in npm test (reference/test/crawler-robots.test.ts, as a ratio).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';

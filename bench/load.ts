@@ -1,4 +1,4 @@
-// A load test at the documented limits (issue 16, goal 4): the reference server with the §8 rate limits of
+// A load test at the documented limits: the reference server with the §8 rate limits of
 // spec/limits.json (120 calls a minute per connection, 600 per workspace) and 20 connections, each calling at its
 // own limit for --duration seconds. Five connections share a workspace (5 × 120 = that workspace's 600), each on
 // its own website, so a plan's pinned revision is not changed under it by another connection's edit.

@@ -4,7 +4,7 @@
 // against the SDK 1.x stateless example (bench/sdk-stateless-baseline.ts), the 2026-07-28 era (the call with its
 // _meta envelope and the Mcp-Method/Mcp-Name headers) against the SDK v2's createMcpHandler
 // (bench/sdk-v2-baseline.ts). Each server runs in its own process, one at a time, and autocannon drives it from
-// this one. Goals (issue 16, goal 2; issue 30 for the 2026 era): at most 150 µs of server CPU per call, and at
+// this one. Goals: at most 150 µs of server CPU per call, and at
 // least 3x the baseline's requests per second, in each era.
 //
 //   npm run bench -- mcp-throughput [--seconds 10] [--connections 20] [--repeat 1] [--era 2025|2026|both]

@@ -1,5 +1,5 @@
 // `npm run bench -- oauth-state [--clients N] [--authorizations N] [--padding BYTES]`: the cost of the identity
-// provider's stored state (issue 33, finding 3). Registers N clients (default 300) at /oidc/reg, each padded with
+// provider's stored state. Registers N clients (default 300) at /oidc/reg, each padded with
 // BYTES of client_name (default 16,000, just under the metadata cap of spec/limits.json oauthRegistration), spread over
 // loopback addresses so that no address passes the registration throttle, then sends N authorization requests
 // (default 1,500) to /oidc/auth, each of which stores an interaction. A probe asks /healthz every 25 ms meanwhile:

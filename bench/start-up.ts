@@ -1,4 +1,4 @@
-// What one reference server costs to start (issue 16 goal 3): `npm test` starts about twenty (the features run, the
+// What one reference server costs to start: `npm test` starts about twenty (the features run, the
 // variants, the crash, browser, OAuth and CLI tests), so its start-up CPU is paid that many times. Starts the
 // reference as conformance/lib/target.ts does (node --import tsx/esm reference/main.ts in test mode, an empty data
 // directory, no seed) --runs times, one after another, and prints each start's time from spawn to its "listening on"
@@ -44,4 +44,4 @@ for (let i = 0; i < runs; i++) {
   cpus.push(cpu);
   console.log(`  run ${i + 1}: ${wall.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU`);
 }
-console.log(`median ${median(walls).toFixed(2)} s wall, ${median(cpus).toFixed(2)} s CPU per start (no goal of its own; issue 16 goal 3 is npm test under 120 s)`);
+console.log(`median ${median(walls).toFixed(2)} s wall, ${median(cpus).toFixed(2)} s CPU per start (no goal of its own; npm test's goal is under 120 s)`);

@@ -1,4 +1,4 @@
-// Cost of one write as a workspace grows (issue 16 goal 1): the median latency of update_section_text through
+// Cost of one write as a workspace grows: the median latency of update_section_text through
 // the reference server's full path in a one-site workspace, against a 150-site and a 1,000-site workspace of
 // 10 pages × 5 sections per site. Each size gets its own data directory, built in this process with the world
 // builder (reference/testing/world.ts) before the server starts, and its own server process (the real main.ts),

@@ -1,4 +1,4 @@
-// How long a full conformance run takes against a reference server that is already running (issue 16, goal 3:
+// How long a full conformance run takes against a reference server that is already running (goal:
 // under 12 s). One reference is started in test mode and kept for every run; each run is the kit's own CLI
 // (`conformance/cli.ts --url … --declaration conformance/declarations/reference.yaml`) as a child process, timed
 // from spawn to exit, once per --parallel value (Cucumber's worker processes; every scenario builds its own world
@@ -10,7 +10,7 @@
 //   npm run bench -- suite [--parallel 1,2,4|auto] [--repeat 1] [--latency MS] [--cpu-prof DIR] [-- <features/x.feature ...>]
 //
 // --latency MS also runs the suite through a proxy that holds every request MS milliseconds (a target in another
-// region, issue 32: goal under 30 s at 50 ms), with the kit choosing its parallelism from the round trip it measures
+// region; goal under 30 s at 50 ms), with the kit choosing its parallelism from the round trip it measures
 // (auto), printed beside the local run.
 //
 // --cpu-prof DIR writes a V8 CPU profile of the reference over all the runs (npx tsx bench/cpu-profile-summary.ts).

@@ -1,4 +1,4 @@
-// How long `npm test` takes, phase by phase (issue 16, goal 3: under 2 minutes on 2 cores, without dropping a
+// How long `npm test` takes, phase by phase (goal: under 2 minutes on 2 cores, without dropping a
 // check). Runs the phases of package.json's `test` script as `npm test` does (typecheck, then unit, then features
 // and prove-checks side by side, as its `test:checks` does), each as the same command (typecheck: tsc --noEmit;
 // unit: vitest run; features: the kit's CLI against a fresh reference with the reference's declaration;

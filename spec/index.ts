@@ -1,7 +1,7 @@
 // The one loader of spec/: the reference server, the conformance suite, the type generator and the spec
 // tests all read the specification through this module, so there is one interpretation of it. Nothing else
 // opens a file of spec/: the reference takes its limits, scopes, plan kinds, resources and prompts from the
-// loaders below (issue 15: one module reads spec/).
+// loaders below (AGENTS.md: a fact has one home).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 // A proxy on loopback that holds every request for a fixed time before it forwards it, standing in for a target in
-// another region (issue 32: a run against a remote target is bound by round trips). The Host header is rewritten
+// another region (a run against a remote target is bound by round trips). The Host header is rewritten
 // to the target's, and each request leaves from the client's own loopback address, so the target's per-address
 // throttles see the kit's addresses as they would without the proxy.
 import { createServer, request, type Server } from 'node:http';

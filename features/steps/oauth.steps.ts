@@ -164,7 +164,7 @@ Then('authorization requests of that client that fail do not send the browser to
   }
 });
 
-// ── What a 2026-era client reads first (issue 30): the challenge's scope, the RFC 8414 address ──────────────────
+// ── What a 2026-era client reads first: the challenge's scope, the RFC 8414 address ─────────────────────────────
 
 /** The target's protected-resource metadata for its MCP endpoint (RFC 9728). */
 async function protectedResource(world: SiteWorld): Promise<{ authorization_servers?: string[]; scopes_supported?: string[] }> {

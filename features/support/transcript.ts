@@ -1,4 +1,4 @@
-// The transcript of a failed step (issue 32, conformance/lib/transcript.ts): each step's exchanges are kept apart in
+// The transcript of a failed step (conformance/lib/transcript.ts): each step's exchanges are kept apart in
 // the scenario's ExchangeLog, and a step that failed gets what the kit sent and got attached (media type
 // TRANSCRIPT_MEDIA_TYPE), which conformance/lib/report.ts carries to the console, junit.xml and report.html.
 import { AfterStep, BeforeStep, Status } from '@cucumber/cucumber';
