@@ -354,7 +354,7 @@ describe('what a captured page may fetch', () => {
 });
 
 describe('a page that cannot be fetched', () => {
-  // Issue 16: a capture fetches its page before it asks the browser for it, so a source that is down or answers
+  // A capture fetches its page before it asks the browser for it, so a source that is down or answers
   // anything but 200 costs one fetch, not a browser tab torn down and made again. The "browser" here is a script
   // that leaves a mark when started and fails; a page that loads must start it (the check can fail).
   it('a source that is down or answers 404 never starts the browser; a page that answers 200 does', async () => {

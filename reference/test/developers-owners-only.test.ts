@@ -1,6 +1,6 @@
 // Developers settings (connections and their activity) are for owners of the website only (rule
-// developers-settings-owners-only, §1.3 "Owners manage connections"). Issue 33, Info: viewers and editors opened the
-// page, with every connection's name, token prefix, scopes and the activity of each call.
+// developers-settings-owners-only, §1.3 "Owners manage connections"). The page shows
+// every connection's name, token prefix, scopes and the activity of each call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';

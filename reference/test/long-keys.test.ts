@@ -1,7 +1,7 @@
 // Caller-chosen strings that the store keeps a lookup for (an email, a website id, a delivery-token hash) name a file
-// of bounded length whatever their length (rule store-lookup-names-bounded). Issue 33 finding 14: an email or site
-// id over about 186 bytes made a file name past the file system's 255, so the sign-in and the public site answered
-// 500 (ENAMETOOLONG) with two stack traces logged, and such a sign-in was not counted as a failed attempt.
+// of bounded length whatever their length (rule store-lookup-names-bounded). Otherwise an email or site
+// id over about 186 bytes makes a file name past the file system's 255, so the sign-in and the public site answer
+// 500 (ENAMETOOLONG), and such a sign-in is not counted as a failed attempt.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';

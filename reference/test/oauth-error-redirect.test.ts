@@ -1,7 +1,7 @@
 // The authorization endpoint sends a browser to a client's redirect URI with an error only once the client has proven
-// itself by redeeming an authorization code (rule oauth-no-error-redirect-unverified-client). Issue 33 finding 12:
-// anyone could register a client with a redirect URI of their own, then any link to /oidc/auth?client_id=… with a
-// deliberate error sent the browser off-site, with no session: an open redirect on this origin. The provider's own
+// itself by redeeming an authorization code (rule oauth-no-error-redirect-unverified-client). Otherwise anyone
+// could register a client with a redirect URI of their own, then any link to /oidc/auth?client_id=… with a deliberate
+// error would send the browser off-site, with no session: an open redirect on this origin. The provider's own
 // pages (its error page among them) cannot be framed either (rule oauth-provider-pages-frame-protection).
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

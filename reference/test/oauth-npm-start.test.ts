@@ -1,4 +1,4 @@
-// Issue 11, "Done when": an off-the-shelf MCP client completes OAuth 2.1 against `npm start` itself — the command
+// An off-the-shelf MCP client completes OAuth 2.1 against `npm start` itself — the command
 // a newcomer runs, its own seeded demo workspace, no test mode and no fixtures — with nothing but the base URL the
 // server prints, and a restart of that process keeps the client connected. The other OAuth tests compose the
 // server in-process with test mode (to build worlds); this one proves the shipped entry point needs none of it.

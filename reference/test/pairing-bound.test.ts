@@ -1,8 +1,8 @@
 // A pairing belongs to the workspace whose signed-in person first opens or decides its code (rule
 // pairing-bound-to-first-workspace), and user-code guesses are throttled per person and per client address (rule
-// pairing-code-guesses-throttled). Issue 33 finding 13: an owner of another workspace who knew a user code could
-// see, deny or approve someone else's pending pairing, which handed that person's tool a token to the other
-// owner's website; guesses were not counted.
+// pairing-code-guesses-throttled). Otherwise an owner of another workspace who knew a user code could see,
+// deny or approve someone else's pending pairing, which would hand that person's tool a token to the other
+// owner's website.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../runtime.js';
 import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';

@@ -1,6 +1,6 @@
 // A plan's page and its decision exist only for members of the plan's website (rule plan-page-site-members-only).
-// Issue 33 finding 9: /app/plans/<id> of site B opened for a workspace member who is no member of B, showing the
-// invitee's email of a grant plan and the unpublished draft's text, while /app/sites/B answered 404.
+// Otherwise /app/plans/<id> of site B would open for a workspace member who is no member of B, showing the
+// invitee's email of a grant plan and the unpublished draft's text, while /app/sites/B answers 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';

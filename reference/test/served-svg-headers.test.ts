@@ -1,8 +1,8 @@
 // Files the server keeps for sites and serves from its own origin (imported assets at /assets/<file>, the image
 // library at /library/...) can draw nothing that posts a form or runs inside another site's frame (rule
-// served-files-no-forms-no-framing). Issue 33 finding 11: an imported SVG was served without form-action or
-// frame-ancestors, so it could draw a sign-in form posting the typed password to another site, and any site could
-// frame it.
+// served-files-no-forms-no-framing). Without form-action and
+// frame-ancestors, an imported SVG could draw a sign-in form posting the typed password to another site, and any
+// site could frame it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
