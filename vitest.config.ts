@@ -55,7 +55,7 @@ class SlowFirst extends BaseSequencer {
 // Inside a network namespace with nothing but loopback (conformance/lib/run-isolated.mjs, as npm test runs this
 // phase: rule kit-no-packet-off-machine) the files that install from the npm registry cannot run; npm test runs them
 // outside it (npm run test:packed).
-const needsRegistry = ['conformance/test/packed-tarball.test.ts'];
+const needsRegistry = ['conformance/test/packed-tarball.test.ts', 'conformance/test/action.test.ts'];
 const isolated = process.env.SITE_MCP_NET_ISOLATED === '1';
 
 export default defineConfig({
