@@ -5,7 +5,7 @@
 //                        [--name RE]... [--seed N] [--parallel N] [--include-wip] [--properties]
 //                        [--expected-failures FILE] [--report-dir DIR] [--vitest-report FILE] [--dry-run]
 //                        [--break RULE]... [--send-non-public-addresses] [--call-timeout S] [--shard I/N]
-//                        [features/x.feature[:LINE]]...
+//                        [--protocol 2025-11-25|2026-07-28|all] [features/x.feature[:LINE]]...
 //   (in a checkout of the kit: npm run conformance -- …)
 //
 // --url U, --fixtures-secret S  the target and the secret of its fixtures protocol (or SITE_MCP_URL and
@@ -29,6 +29,11 @@
 // --shard I/N            run only the I-th of every N scenarios of the selection, in file order (Cucumber's own
 //                        sharding: every shard must run the same checkout and command line but for I; the
 //                        properties run in shard 1 only). `site-mcp merge-reports DIR...` joins the shards' reports.
+// --protocol ERA         the MCP protocol era to check: 2025-11-25 (initialize first), 2026-07-28 (server/discover,
+//                        the version in each request's _meta) or all (default): every era the target offers, each
+//                        a run of the features of its own. The kit probes server/discover and initialize first; an
+//                        era the target does not offer is reported so, never a failure (the source names no MCP
+//                        revision). A scenario tagged @era:<revision> runs only in that era.
 // --send-non-public-addresses  also hand the target real private and cloud-metadata addresses to fetch (rule
 //                        kit-no-packet-off-machine). Off by default: a target whose SSRF check is broken would fetch
 //                        them from its own network. The kit's loopback canaries check the same rules either way, and
@@ -69,7 +74,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, usageError } from './lib/cli-args.js';
 import type { Target } from './lib/target.js';
-import type { ScenarioResult } from './lib/report.js';
+import type { EraSummary, ScenarioResult } from './lib/report.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
@@ -109,11 +114,14 @@ async function checkCommandLine() {
       'send-non-public-addresses': { type: 'boolean', default: false },
       'call-timeout': { type: 'string' },
       shard: { type: 'string' },
+      protocol: { type: 'string', default: 'all' },
     },
   });
   const shard = values.shard === undefined ? undefined : /^([1-9]\d*)\/([1-9]\d*)$/.exec(values.shard);
   if (values.shard !== undefined && (!shard || Number(shard[1]) > Number(shard[2]))) usageError(`--shard takes I/N with 1 <= I <= N, e.g. --shard 2/4, got ${JSON.stringify(values.shard)}.`);
 
+  // The eras of lib/mcp-client.ts (PROTOCOL_ERAS), not imported here: it loads both SDKs.
+  if (!['2025-11-25', '2026-07-28', 'all'].includes(values.protocol!)) usageError(`--protocol takes 2025-11-25, 2026-07-28 or all, got ${JSON.stringify(values.protocol)}.`);
   const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
   if (!/^\d+$/.test(seed)) usageError(`--seed takes a non-negative integer, got ${JSON.stringify(seed)}.`);
   const parallel = values.parallel === undefined ? undefined : Number(values.parallel);
@@ -228,6 +236,8 @@ async function main(): Promise<number> {
     process.env.SITE_MCP_URL = target.url;
     process.env.SITE_MCP_FIXTURES_SECRET = target.fixturesSecret;
     let roundTripMs: number | undefined;
+    /** Each era the kit speaks: offered or not, and whether this run checks it (a dry run: one pass, no target). */
+    let eras: EraSummary[] = [{ era: values.protocol === 'all' ? '2025-11-25' : values.protocol!, offered: true, checked: true }];
     if (!values['dry-run']) {
       const { prerequisites, PrerequisiteError } = await import('./lib/prerequisites.js');
       try {
@@ -237,6 +247,27 @@ async function main(): Promise<number> {
         return 2;
       }
       if (parallel === undefined) roundTripMs = await (await import('./lib/round-trip.js')).measureRoundTrip(target);
+      // The eras the target offers: each is checked in a run of its own; one it does not offer is reported
+      // so and never fails the run, since the source names no MCP revision.
+      const { probeEras } = await import('./lib/protocol-eras.js');
+      let probes: Awaited<ReturnType<typeof probeEras>>;
+      try {
+        probes = await probeEras(target);
+      } catch (error) {
+        console.error(`prerequisite failed: the kit could not make a connection to probe the MCP protocol eras: ${(error as Error).message}`);
+        return 2;
+      }
+      const offered = probes.filter((p) => p.offered);
+      const answers = probes.map((p) => `${p.era === '2026-07-28' ? 'server/discover' : 'initialize'}: ${p.answer}`).join('; ');
+      if (!offered.length) {
+        console.error(`the target offers no MCP protocol era the kit speaks (${answers}); its /api/mcp must answer initialize (2025-11-25) or server/discover (2026-07-28).`);
+        return 2;
+      }
+      if (values.protocol !== 'all' && !offered.some((p) => p.era === values.protocol)) {
+        console.error(`--protocol ${values.protocol}: the target does not offer that era (${answers}); it offers ${offered.map((p) => p.era).join(', ')}: run with --protocol all or name that one.`);
+        return 2;
+      }
+      eras = probes.map((p) => ({ era: p.era, offered: p.offered, checked: p.offered && (values.protocol === 'all' || values.protocol === p.era), ...(p.offered ? {} : { answer: p.answer }) }));
     }
     const { parallelForRoundTrip } = await import('./lib/round-trip.js');
     const chosenParallel = parallel ?? parallelForRoundTrip(roundTripMs ?? 0);
@@ -246,9 +277,12 @@ async function main(): Promise<number> {
     // Cucumber's files again in every thread: about 0.5 s more CPU a run with --parallel 2 (issue 16).
     if (!/--import[= ]tsx/.test(process.env.NODE_OPTIONS ?? '')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx/esm`.trim();
 
+    const checkedEras = eras.filter((e) => e.checked).map((e) => e.era);
+    // The properties run once, in the first era checked (their results carry it).
+    process.env.SITE_MCP_PROTOCOL = checkedEras[0]!;
     const properties = runsProperties && !values['dry-run'] ? runProperties(target) : undefined;
     properties?.catch(() => undefined);
-    const { loadConfiguration, loadSources, runCucumber } = await import('@cucumber/cucumber/api');
+    const { loadConfiguration, loadSources, loadSupport, runCucumber } = await import('@cucumber/cucumber/api');
     const { buildReport, junitXml, runExitCode, printReport, reportJson, scenarioLocation, scenarioResults, summaryMarkdown, vitestResults } = await import('./lib/report.js');
     const { runConfiguration } = await loadConfiguration(
       {
@@ -260,39 +294,57 @@ async function main(): Promise<number> {
     );
     // Feature paths on the command line replace the configured ones (Cucumber would add them to the glob).
     if (positionals.length) runConfiguration.sources.paths = positionals;
-    // No more workers than selected scenarios, and one at a time runs in this process (Cucumber's parallel 0): each
-    // worker thread loads Cucumber, tsx and the steps again, about 1.2 s of CPU (issue 16). Parsing the selection
-    // first costs about 50 ms.
-    const planned = (await loadSources(runConfiguration.sources, { cwd: repo })).plan.length;
-    // loadSources does not shard (runCucumber does): the shard's part of the plan is every count-th from its index.
-    const selected = shard ? Math.max(0, Math.ceil((planned - shard.index + 1) / shard.count)) : planned;
-    const workers = Math.min(chosenParallel, selected);
-    runConfiguration.runtime.parallel = workers <= 1 ? 0 : workers;
-    // Reports CI understands, from Cucumber's own formatters, and Cucumber's message stream, all in this run's
-    // report directory (cucumber.mjs names reports/ for direct use): runs side by side, as in `npm test`, must not
-    // write one file.
-    const others = Object.entries(runConfiguration.formats.files).filter(([, formatter]) => formatter !== 'message');
-    runConfiguration.formats.files = { ...Object.fromEntries(others), [join(reportsDir, 'cucumber-messages.ndjson')]: 'message' };
-    // junit.xml is written from the report below: Cucumber's JUnit formatter would count a cut-short scenario as a pass.
-    // report.html is the kit's own page (lib/report-html.ts, written below); Cucumber's is its detail page.
-    if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, 'cucumber.html')]: 'html' };
-    console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers}${roundTripMs === undefined ? '' : ` (round trip ${roundTripMs.toFixed(1)} ms)`} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
-    // Messages are collected in-process (the message file written by the formatter may still be flushing).
-    const envelopes: Record<string, any>[] = [];
-    const { success } = await runCucumber(runConfiguration, { cwd: repo }, (envelope) => envelopes.push(envelope as Record<string, any>));
-    const scenarios: ScenarioResult[] = scenarioResults(envelopes);
+    const baseTags = runConfiguration.sources.tagExpression;
+    const otherFiles = Object.entries(runConfiguration.formats.files).filter(([, formatter]) => formatter !== 'message');
+    // The steps are loaded once for every era's run: a second import of the same modules would register nothing.
+    const support = await loadSupport(runConfiguration, { cwd: repo });
+    const scenarios: ScenarioResult[] = [];
+    let success = true;
+    for (const [i, era] of checkedEras.entries()) {
+      // An era's run leaves out the scenarios of every other era (@era:<revision>, e.g. features/protocol-eras.feature).
+      // A dry run checks every step of every era's scenarios.
+      const eraTags = values['dry-run'] ? '' : ['2025-11-25', '2026-07-28'].filter((e) => e !== era).map((e) => `not @era:${e}`).join(' and ');
+      runConfiguration.sources.tagExpression = [baseTags, eraTags].filter(Boolean).map((t) => (baseTags && eraTags ? `(${t})` : t)).join(' and ');
+      // No more workers than selected scenarios, and one at a time runs in this process (Cucumber's parallel 0): each
+      // worker thread loads Cucumber, tsx and the steps again, about 1.2 s of CPU (issue 16). Parsing the selection
+      // first costs about 50 ms.
+      const planned = (await loadSources(runConfiguration.sources, { cwd: repo })).plan.length;
+      // loadSources does not shard (runCucumber does): the shard's part of the plan is every count-th from its index.
+      const selected = shard ? Math.max(0, Math.ceil((planned - shard.index + 1) / shard.count)) : planned;
+      const workers = Math.min(chosenParallel, selected);
+      runConfiguration.runtime.parallel = workers <= 1 ? 0 : workers;
+      // Reports CI understands, from Cucumber's own formatters, and Cucumber's message stream, all in this run's
+      // report directory (cucumber.mjs names reports/ for direct use): runs side by side, as in `npm test`, must not
+      // write one file. The first era's run writes the plain names, each further era's its own (cucumber-<era>.html).
+      const suffix = i === 0 ? '' : `-${era}`;
+      runConfiguration.formats.files = { ...Object.fromEntries(otherFiles), [join(reportsDir, `cucumber-messages${suffix}.ndjson`)]: 'message' };
+      // junit.xml is written from the report below: Cucumber's JUnit formatter would count a cut-short scenario as a pass.
+      // report.html is the kit's own page (lib/report-html.ts, written below); Cucumber's is its detail page.
+      if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, `cucumber${suffix}.html`)]: 'html' };
+      console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · protocol ${era} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers}${roundTripMs === undefined ? '' : ` (round trip ${roundTripMs.toFixed(1)} ms)`} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
+      // Read by every McpConnection the steps make (lib/mcp-client.ts), in this process or its Cucumber workers.
+      process.env.SITE_MCP_PROTOCOL = era;
+      // Messages are collected in-process (the message file written by the formatter may still be flushing).
+      const envelopes: Record<string, any>[] = [];
+      const started = performance.now();
+      const run = await runCucumber({ ...runConfiguration, support }, { cwd: repo }, (envelope) => envelopes.push(envelope as Record<string, any>));
+      eras.find((e) => e.era === era)!.seconds = (performance.now() - started) / 1000;
+      success &&= run.success;
+      scenarios.push(...scenarioResults(envelopes).map((x) => ({ ...x, era })));
+    }
+    runConfiguration.sources.tagExpression = baseTags;
 
     const vitestReports = [values['vitest-report'], properties ? await properties.catch((e: Error) => (console.error(e.message), undefined)) : undefined].filter((x): x is string => Boolean(x));
     if (runsProperties && vitestReports.length === (values['vitest-report'] ? 1 : 0) && !values['dry-run']) {
       console.error('the property tests did not produce a report');
       return 1;
     }
-    for (const file of vitestReports) scenarios.push(...vitestResults(file));
+    for (const file of vitestReports) scenarios.push(...vitestResults(file).map((x) => ({ ...x, era: checkedEras[0] })));
 
     // Rules a check exists for but this run did not execute (properties without a report, @wip or filtered
     // scenarios) are not "without a check".
     const staticallyNamed = new Set([...named.features, ...(vitestReports.length ? [] : named.properties)]);
-    const report = buildReport(scenarios, expected, staticallyNamed);
+    const report = { ...buildReport(scenarios, expected, staticallyNamed), eras };
     if (values['dry-run']) {
       // In a dry run every defined step is skipped; Cucumber fails the run only for undefined or ambiguous ones.
       console.log(`\ndry run: ${scenarios.length} scenarios, ${success ? 'every step defined exactly once' : 'undefined or ambiguous steps (listed above)'}`);
@@ -305,7 +357,7 @@ async function main(): Promise<number> {
       join(reportsDir, 'conformance.json'),
       `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], ...(values.shard ? { shard: values.shard } : {}), finishedAt, ...json }, null, 2)}\n`,
     );
-    await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, notChecked: report.notChecked, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
+    await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, eras, notChecked: report.notChecked, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
     await writeFile(join(reportsDir, 'summary.md'), summaryMarkdown(report, target.url));
     await writeFile(join(reportsDir, 'junit.xml'), junitXml(report));
     // The replay reruns the same scenario against the same target with the same choices; the secret stays in
@@ -319,7 +371,7 @@ async function main(): Promise<number> {
     const replayOf = new Map(
       scenarios
         .filter((x) => x.status === 'failed' && x.source === 'cucumber')
-        .map((s) => [scenarioLocation(s), `npm run conformance -- --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --name "^${quote(s.name)}$"${s.line ? ` ${s.uri}:${s.line}` : ''}`]),
+        .map((s) => [scenarioLocation(s), `npm run conformance -- --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --name "^${quote(s.name)}$" --protocol ${s.era}${s.line ? ` ${s.uri}:${s.line}` : ''}`]),
     );
     const { reportHtml } = await import('./lib/report-html.js');
     await writeFile(

@@ -11,6 +11,7 @@
 //
 // Started by prove-checks.ts with `fork` (IPC): requests { id, rule, url, fixturesSecret }, answers { id, code, out }.
 import './lib/require-node.js';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -60,13 +61,22 @@ async function prove({ rule, url, fixturesSecret }: ProveRequest): Promise<{ cod
       log(error instanceof PrerequisiteError ? error.message : `prerequisite failed: ${(error as Error).message}`);
       return { code: 2, out };
     }
-    const tagExpression = `(${baseTags}) and (@rule:${rule})`;
-    log(`conformance target ${url} · seed ${seed} · tags ${tagExpression} · in-process (prove-worker) · ${sourceOnly ? 'no declaration: source checks only' : 'declaration conformance/declarations/reference.yaml'}`);
-    const envelopes: Record<string, any>[] = [];
-    const { success } = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, paths: filesOfRule.get(rule) ?? runConfiguration.sources.paths, tagExpression }, support }, environment, (envelope) =>
-      envelopes.push(envelope as Record<string, any>),
-    );
-    const scenarios: ScenarioResult[] = scenarioResults(envelopes);
+    // The rule's scenarios in the 2025-11-25 era, and those that belong to the 2026-07-28 era (@era:2026-07-28,
+    // features/protocol-eras.feature) in that era, as the CLI's run of each era would select them. The CLI runs every
+    // other scenario in both eras too; a broken server here breaks a rule in the era its scenarios run in.
+    const paths = filesOfRule.get(rule) ?? runConfiguration.sources.paths;
+    const eras: [string, string][] = [['2025-11-25', `(${baseTags}) and (@rule:${rule}) and not @era:2026-07-28`]];
+    if (filesOfRule.get(rule)?.some((file) => readFileSync(join(repo, file), 'utf8').includes('@era:2026-07-28'))) eras.push(['2026-07-28', `(${baseTags}) and (@rule:${rule}) and @era:2026-07-28`]);
+    const scenarios: ScenarioResult[] = [];
+    let success = true;
+    for (const [era, tagExpression] of eras) {
+      log(`conformance target ${url} · protocol ${era} · seed ${seed} · tags ${tagExpression} · in-process (prove-worker) · ${sourceOnly ? 'no declaration: source checks only' : 'declaration conformance/declarations/reference.yaml'}`);
+      process.env.SITE_MCP_PROTOCOL = era;
+      const envelopes: Record<string, any>[] = [];
+      const run = await runCucumber({ ...runConfiguration, sources: { ...runConfiguration.sources, paths, tagExpression }, support }, environment, (envelope) => envelopes.push(envelope as Record<string, any>));
+      success &&= run.success;
+      scenarios.push(...scenarioResults(envelopes).map((x) => ({ ...x, era })));
+    }
     // A broken server must fail its rule outright: no expected failure applies (as the CLI's --break has it).
     const report = buildReport(scenarios, new Map(), new Set([...named.features, ...named.properties]));
     printReport(report, log);

@@ -157,6 +157,15 @@ export const BROKEN: Record<string, BrokenServer> = {
   'oauth-no-newest-connection-guess': { proxy: { oauthUsesNewestConnection: true } },
   'tools-list-single-type-schemas': { proxy: { typeUnionsInToolsList: true } },
   'tools-list-no-output-schema': { proxy: { outputSchemaInToolsList: true } },
+  // The MCP protocol eras (§9.3): the wire of the 2026-07-28 era as only a client sees it.
+  'mcp-eras-both': { proxy: { only2025Era: true } },
+  'mcp-2026-discover': { proxy: { dropDiscoverFields: true } },
+  'mcp-2026-result-type': { proxy: { dropResultType: true } },
+  'mcp-2026-server-info': { proxy: { dropServerInfo: true } },
+  'mcp-2026-cache-hints': { proxy: { dropCacheHints: true } },
+  'mcp-2026-unsupported-version': { proxy: { acceptAnyModernRevision: true } },
+  'mcp-2026-header-mismatch': { proxy: { headersFromBody: true } },
+  'mcp-2026-resource-not-found': { proxy: { resourceNotFoundAsOldCode: true } },
   // export_site answers { format: "SomethingElse", pages: [] }: no snapshot names PortableSiteV1 (issue 29).
   'portable-site-v1-name': { proxy: { wrongSnapshot: true } },
   // The authorization server's metadata names no registration_endpoint; the 401 scenario must still pass.

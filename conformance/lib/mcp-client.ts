@@ -3,11 +3,24 @@
 // goes through the generic checks of checks.ts, so any scenario or property that calls a tool also checks the
 // envelope, the output schema and the error vocabulary. `rawMcpPost` is for protocol-level checks (401s,
 // malformed JSON-RPC) that the SDK would refuse to send.
+//
+// One connection speaks one MCP protocol era: 2025-11-25 through the 1.x SDK's Client (initialize
+// first), 2026-07-28 through the SDK v2 Client pinned to that revision (server/discover, the version in each
+// request's _meta, no session). Which one is the run's (SITE_MCP_PROTOCOL, set by cli.ts for each era it checks),
+// so steps and properties never name an era; both go through guardedFetch (timeouts, byte cap, transcripts).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as ClientV2, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type GetPromptResult, type ListPromptsResult, type ListResourcesResult, type ListToolsResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { envelopeOf, runChecks, type ToolCallRecord } from './checks.js';
 import { recorded, recordedFetch } from './transcript.js';
+
+/** The MCP protocol eras the kit speaks, oldest first (a revision id names each). */
+export const PROTOCOL_ERAS = ['2025-11-25', '2026-07-28'] as const;
+export type ProtocolEra = (typeof PROTOCOL_ERAS)[number];
+export const isProtocolEra = (value: unknown): value is ProtocolEra => (PROTOCOL_ERAS as readonly unknown[]).includes(value);
+/** The era this run's connections speak: SITE_MCP_PROTOCOL, else 2025-11-25 (the one era a target spoke before 2026-07-28). */
+export const activeEra = (): ProtocolEra => (isProtocolEra(process.env.SITE_MCP_PROTOCOL) ? process.env.SITE_MCP_PROTOCOL : '2025-11-25');
 
 export interface ToolErrorBody { code: string; message: string; retryable?: boolean; details?: Record<string, any> }
 export interface Envelope {
@@ -87,29 +100,96 @@ export function targetFailure(call: string, error: unknown): TargetFailure | und
     const name = (e as { name?: string }).name;
     const code = (e as { code?: unknown }).code;
     if (e instanceof AnswerTooLarge) return new TargetFailure(`\`${call}\` answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; the kit stopped reading`);
-    if (name === 'TimeoutError' || (e instanceof McpError && code === ErrorCode.RequestTimeout)) return new TargetFailure(`\`${call}\` got no answer within ${callTimeoutMs() / 1000} s`);
+    if (name === 'TimeoutError' || (e instanceof McpError && code === ErrorCode.RequestTimeout) || (e instanceof SdkError && code === SdkErrorCode.RequestTimeout)) return new TargetFailure(`\`${call}\` got no answer within ${callTimeoutMs() / 1000} s`);
     if (e instanceof SyntaxError) return new TargetFailure(`\`${call}\` answered bytes that are not JSON-RPC: ${quoted(e.message)}`);
     if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(code)) return new TargetFailure(`\`${call}\`: the target closed the connection before answering (${code})`);
   }
   return undefined;
 }
 
+/**
+ * What the kit asks of an SDK client, the same of the 1.x Client (2025 era) and the v2 Client (2026 era), in the
+ * SDK's own call shapes, each request bounded by callTimeoutMs.
+ */
+export interface EraClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  listTools(): Promise<ListToolsResult>;
+  listResources(): Promise<ListResourcesResult>;
+  readResource(params: { uri: string }): Promise<ReadResourceResult>;
+  listPrompts(): Promise<ListPromptsResult>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<GetPromptResult>;
+  /** The server's name and version (initialize's serverInfo, or server/discover's). */
+  getServerVersion(): { name: string; version: string } | undefined;
+  close(): Promise<void>;
+}
+
+/** The 1.x SDK's Client: initialize, then the 2025-11-25 exchange. */
+async function connect2025(url: URL, headers: Record<string, string>): Promise<EraClient> {
+  const client = new Client({ name: 'site-mcp-conformance', version: '0.1.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: recordedGuardedFetch, requestInit: { headers } }), { timeout: callTimeoutMs() });
+  const timeout = { timeout: callTimeoutMs() };
+  return {
+    callTool: (params) => client.callTool(params, undefined, timeout),
+    listTools: () => client.listTools(undefined, timeout),
+    listResources: () => client.listResources(undefined, timeout),
+    readResource: (params) => client.readResource(params, timeout),
+    listPrompts: () => client.listPrompts(undefined, timeout),
+    getPrompt: (params) => client.getPrompt(params, timeout),
+    getServerVersion: () => client.getServerVersion(),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * The SDK v2 Client pinned to 2026-07-28: server/discover, then each request with the version in its _meta. Its
+ * response cache is bypassed: the kit judges what the target answers now, not what a hint let it keep.
+ */
+async function connect2026(url: URL, headers: Record<string, string>): Promise<EraClient> {
+  const client = new ClientV2({ name: 'site-mcp-conformance', version: '0.1.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new StreamableHTTPClientTransportV2(url, { fetch: recordedGuardedFetch, requestInit: { headers } }), { timeout: callTimeoutMs() } as never);
+  const options = { timeout: callTimeoutMs(), cacheMode: 'bypass' as const };
+  return {
+    callTool: (params) => client.callTool(params, { timeout: callTimeoutMs() }),
+    listTools: () => client.listTools(undefined, options) as Promise<ListToolsResult>,
+    listResources: () => client.listResources(undefined, options) as Promise<ListResourcesResult>,
+    readResource: (params) => client.readResource(params, options) as Promise<ReadResourceResult>,
+    listPrompts: () => client.listPrompts(undefined, options) as Promise<ListPromptsResult>,
+    getPrompt: (params) => client.getPrompt(params, { timeout: callTimeoutMs() }) as Promise<GetPromptResult>,
+    getServerVersion: () => client.getServerVersion(),
+    close: () => client.close(),
+  };
+}
+
+/** A JSON-RPC error of either SDK as { code, message }, or undefined for anything else. */
+function jsonRpcError(error: unknown): { code: number; message: string } | undefined {
+  if (error instanceof McpError || error instanceof ProtocolError) return { code: error.code, message: error.message };
+  return undefined;
+}
+
+/** An HTTP error status of either SDK's transport as { status, message }, or undefined for anything else. */
+function httpError(error: unknown): { status: number; message: string } | undefined {
+  if (error instanceof StreamableHTTPError) return { status: error.code ?? -1, message: error.message };
+  if (error instanceof SdkHttpError) return { status: error.status, message: error.message };
+  return undefined;
+}
+
 export class McpConnection {
-  #client: Promise<Client> | undefined;
-  /** `headers`: sent with every request besides the bearer token (e.g. a caller-supplied id the server must ignore). */
-  constructor(readonly url: string, readonly token: string, readonly headers: Record<string, string> = {}) {}
+  #client: Promise<EraClient> | undefined;
+  /**
+   * `headers`: sent with every request besides the bearer token (e.g. a caller-supplied id the server must ignore).
+   * `era`: the protocol era it speaks, the run's unless named.
+   */
+  constructor(readonly url: string, readonly token: string, readonly headers: Record<string, string> = {}, readonly era: ProtocolEra = activeEra()) {}
 
   /** The connected SDK client (connects on first use; concurrent first calls share one connect). */
-  client(): Promise<Client> {
+  client(): Promise<EraClient> {
     this.#client ??= (async () => {
-      const client = new Client({ name: 'site-mcp-conformance', version: '0.1.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp`), { fetch: recordedGuardedFetch, requestInit: { headers: { ...this.headers, Authorization: `Bearer ${this.token}` } } });
+      const connect = this.era === '2026-07-28' ? connect2026 : connect2025;
       try {
-        await client.connect(transport, { timeout: callTimeoutMs() });
+        return await connect(new URL(`${this.url}/api/mcp`), { ...this.headers, Authorization: `Bearer ${this.token}` });
       } catch (error) {
-        throw targetFailure('initialize', error) ?? error;
+        throw targetFailure(this.era === '2026-07-28' ? 'server/discover' : 'initialize', error) ?? error;
       }
-      return client;
     })();
     this.#client.catch(() => (this.#client = undefined));
     return this.#client;
@@ -124,14 +204,16 @@ export class McpConnection {
     const client = await this.client();
     const record: ToolCallRecord = { tool, args };
     try {
-      record.result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: callTimeoutMs() })) as ToolCallRecord['result'];
+      record.result = (await client.callTool({ name: tool, arguments: args })) as ToolCallRecord['result'];
     } catch (error) {
       const failure = targetFailure(`tools/call ${tool}`, error);
       if (failure) throw failure;
-      if (error instanceof McpError) record.jsonRpcError = { code: error.code, message: error.message };
-      else if (error instanceof StreamableHTTPError) {
-        record.httpStatus = error.code ?? -1;
-        record.httpError = error.message;
+      const rpc = jsonRpcError(error);
+      const http = rpc ? undefined : httpError(error);
+      if (rpc) record.jsonRpcError = rpc;
+      else if (http) {
+        record.httpStatus = http.status;
+        record.httpError = http.message;
       } else throw error;
     }
     runChecks(record);
@@ -161,6 +243,19 @@ export class McpConnection {
       envelope = undefined;
     }
     return { result, envelope };
+  }
+
+  /** Reads a resource expecting a refusal: the JSON-RPC error of either era's SDK as { code, message, data }, or undefined when it answered. */
+  async readResourceError(uri: string): Promise<{ code: number; message: string; data?: unknown } | undefined> {
+    try {
+      await (await this.client()).readResource({ uri });
+      return undefined;
+    } catch (error) {
+      const failure = targetFailure(`resources/read ${uri}`, error);
+      if (failure) throw failure;
+      if (error instanceof McpError || error instanceof ProtocolError) return { code: error.code, message: error.message, data: error.data };
+      throw error;
+    }
   }
 
   async listPrompts(): Promise<ListPromptsResult> {

@@ -10,7 +10,7 @@
 import { Eta } from 'eta';
 import { fileURLToPath } from 'node:url';
 import { loadRuleFiles, type Rule } from '../../spec/index.js';
-import { headline, notCheckedText, scenarioCounts, scenarioLocation, type Report, type ScenarioResult } from './report.js';
+import { byEra, eraLines, headline, notCheckedText, scenarioCounts, scenarioLocation, type Report, type ScenarioResult } from './report.js';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./views/', import.meta.url)), autoEscape: true, autoTrim: [false, 'nl'], defaultExtension: '.eta' });
 
@@ -81,7 +81,7 @@ function row(rule: Rule, report: Report): RuleRow {
     if (s.status === 'failed') reasons.push({ text: `failed: ${s.name} — ${clip((s.message ?? 'failed').split('\n')[0]!, 160)}`, failure: anchor(s) });
     else reasons.push({ text: `${RULE_STATUS_TEXT[s.status]}: ${s.name} — ${notCheckedText(s)}` });
   }
-  return { ...base, status: run.status, statusText: RULE_STATUS_TEXT[run.status] ?? run.status, scenarios: scenarioCounts(run.scenarios), reasons };
+  return { ...base, status: run.status, statusText: RULE_STATUS_TEXT[run.status] ?? run.status, scenarios: `${scenarioCounts(run.scenarios)}${byEra(run.scenarios)}`, reasons };
 }
 
 function countsOf(rows: RuleRow[]): { status: string; text: string; n: number }[] {
@@ -119,6 +119,7 @@ export function reportHtml(report: Report, meta: HtmlReportMeta): string {
     notRun: countsOf([...source, ...decisions].flatMap((s) => s.rows)).find((c) => c.status === 'not-run')?.n ?? 0,
     passed: report.summary.problems === 0,
     headline: { rules, scenarios },
+    eras: eraLines(report),
     summary: report.summary,
     ruleCounts: countsOf([...source, ...decisions].flatMap((s) => s.rows)),
     sourceCounts: countsOf(source.flatMap((s) => s.rows)),

@@ -44,6 +44,8 @@ export interface ScenarioResult {
   /** The first failure message, when it failed. */
   message?: string;
   source: 'cucumber' | 'vitest';
+  /** The MCP protocol era it ran in (the kit runs the features once per era the target offers). */
+  era?: string;
   /** Seconds its steps took (for JUnit). */
   seconds?: number;
   /** Where the scenario stopped before its end, and why (not-checked, not-applicable, or partly-checked after a check ran). */
@@ -253,6 +255,32 @@ export interface Report {
   withoutCheck: string[];
   /** Rules marked blackBox: false, with the test files that check them instead. */
   notBlackBox: { rule: string; checkedBy: string[] }[];
+  /** Each MCP protocol era the kit speaks: offered by the target or not, checked in this run or not (cli.ts sets it). */
+  eras?: EraSummary[];
+}
+
+/**
+ * One MCP protocol era of a run. An era the target does not offer is reported so and never fails the run: the
+ * source names no MCP revision, so a target is judged on the eras it speaks.
+ */
+export interface EraSummary {
+  era: string;
+  offered: boolean;
+  /** Run in this run (offered, and chosen by --protocol). */
+  checked: boolean;
+  /** What the target answered the era's first request (server/discover or initialize), when it is not offered. */
+  answer?: string;
+  /** Wall-clock seconds of the era's Cucumber run. */
+  seconds?: number;
+}
+
+/** One line per era: its scenario counts and time, or why it was not checked. */
+export function eraLines(report: Report): string[] {
+  return (report.eras ?? []).map((e) => {
+    if (!e.offered) return `era ${e.era}: not offered by the target (${e.answer ?? 'no answer'}): not checked, never a failure`;
+    if (!e.checked) return `era ${e.era}: offered by the target, not in this run (--protocol)`;
+    return `era ${e.era}: ${scenarioCounts(report.scenarios.filter((x) => x.era === e.era))}${e.seconds === undefined ? '' : ` (${e.seconds.toFixed(1)} s)`}`;
+  });
 }
 
 /**
@@ -320,7 +348,7 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
 
 const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const where = (s: ScenarioResult) => `${s.uri}${s.line ? `:${s.line}` : ''}`;
+const where = (s: ScenarioResult) => `${s.uri}${s.line ? `:${s.line}` : ''}${s.era ? ` [${s.era}]` : ''}`;
 /** A scenario's place, `features/x.feature:12` (a property's: its test file). */
 export const scenarioLocation = where;
 const STATUS_TEXT: Record<string, string> = { xpass: 'XPASS (remove it from expected-failures.yaml)' };
@@ -338,6 +366,12 @@ export function notCheckedText(s: ScenarioResult): string {
   for (const n of s.skippedChecks ?? []) byReason.set(n.reason, [...(byReason.get(n.reason) ?? []), ...(n.line ? [n.line] : [])]);
   if (byReason.size) parts.push(`skipped: ${[...byReason].map(([reason, lines]) => `${reason}${lines.length ? ` (line${lines.length === 1 ? '' : 's'} ${[...new Set(lines)].join(', ')})` : ''}`).join('; ')}`);
   return parts.join('; ');
+}
+
+/** A rule's status in each era its scenarios ran in, when they ran in more than one: " · 2025-11-25 verified, 2026-07-28 failed". */
+export function byEra(scenarios: ScenarioResult[]): string {
+  const eras = [...new Set(scenarios.map((s) => s.era).filter((e): e is string => Boolean(e)))].sort();
+  return eras.length > 1 ? ` · ${eras.map((era) => `${era} ${ruleStatus(scenarios.filter((s) => s.era === era))}`).join(', ')}` : '';
 }
 
 /** "3 scenarios: 1 passed, 2 not checked" for a rule's table row. */
@@ -376,7 +410,7 @@ export function printReport(report: Report, log: (line: string) => void = consol
   log(`\nverdict (Cucumber's totals above count its own step statuses; here only what was checked counts as passed):`);
   log(`${'rule-id'.padEnd(width)}${'status'.padEnd(15)} scenarios`);
   for (const r of report.rules) {
-    log(`${r.rule.padEnd(width)}${(STATUS_TEXT[r.status] ?? r.status).padEnd(15)} ${scenarioCounts(r.scenarios)}${r.expectedFailureReason ? ` — expected: ${clip(r.expectedFailureReason, 100)}` : ''}`);
+    log(`${r.rule.padEnd(width)}${(STATUS_TEXT[r.status] ?? r.status).padEnd(15)} ${scenarioCounts(r.scenarios)}${byEra(r.scenarios)}${r.expectedFailureReason ? ` — expected: ${clip(r.expectedFailureReason, 100)}` : ''}`);
   }
   const incomplete = report.scenarios.filter((s) => s.status !== 'passed' && s.status !== 'failed');
   if (incomplete.length) {
@@ -409,6 +443,7 @@ export function printReport(report: Report, log: (line: string) => void = consol
   );
   if (report.withoutCheck.length) log(`without a check: ${report.withoutCheck.join(', ')}`);
   for (const r of report.notBlackBox) log(`reference-only, checked by ${r.checkedBy.join(', ')}: ${r.rule}`);
+  for (const line of eraLines(report)) log(line);
   const { rules, scenarios } = headline(s);
   log(rules);
   log(scenarios);
@@ -436,6 +471,7 @@ export function summaryMarkdown(report: Report, target: string): string {
     '',
     `- **${scenarios}**`,
     `- **${rules}**`,
+    ...eraLines(report).map((line) => `- ${line}`),
     `- ${s.rulesWithoutCheck} of ${s.testableRules} testable rules have no check yet${s.rulesNotBlackBox ? `, ${s.rulesNotBlackBox} are reference-only (checked by the reference's or the kit's own tests)` : ''}.`,
     '',
     'A scenario passed only when every step ran and nothing in it was skipped; a rule is verified only when one of its scenarios passed and none failed. ' +
@@ -471,7 +507,7 @@ export function junitXml(report: Report): string {
   const s = report.summary;
   const total = report.scenarios.reduce((sum, x) => sum + (x.seconds ?? 0), 0);
   const cases = report.scenarios.map((x) => {
-    const head = `  <testcase classname="${xml(x.uri)}" name="${xml(x.name)}" time="${(x.seconds ?? 0).toFixed(3)}"${x.line ? ` line="${x.line}"` : ''}`;
+    const head = `  <testcase classname="${xml(x.uri)}" name="${xml(x.era ? `${x.name} [${x.era}]` : x.name)}" time="${(x.seconds ?? 0).toFixed(3)}"${x.line ? ` line="${x.line}"` : ''}`;
     if (x.status === 'passed') return `${head}/>`;
     if (x.status === 'failed') {
       const message = x.message ?? 'failed';

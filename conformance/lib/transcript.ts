@@ -190,7 +190,8 @@ function housekeeping(e: Exchange): boolean {
   if (e.request.method === 'DELETE') return true;
   if (e.request.method === 'GET' && /text\/event-stream/.test(e.response?.headers.find(([k]) => k === 'content-type')?.[1] ?? '')) return true;
   const method = jsonRpc(e.request.body)?.method;
-  return method === 'initialize' || Boolean(method?.startsWith('notifications/'));
+  // server/discover is the 2026-07-28 era's handshake, as initialize is the 2025 era's.
+  return method === 'initialize' || method === 'server/discover' || Boolean(method?.startsWith('notifications/'));
 }
 
 const SECRET_HEADERS = new Set(['x-fixtures-secret', 'cookie', 'set-cookie', 'proxy-authorization']);

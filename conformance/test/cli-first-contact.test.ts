@@ -160,7 +160,7 @@ describe('first contact', () => {
     // Source-only (no declaration), so the scenario stops at its first step; the run passes (nothing
     // failed) and no report counts it as passed (conformance/lib/report.ts, conformance/README.md "Report").
     const reports = join(dir, 'not-applicable');
-    const { code, stdout } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--rules', 'tools-list-no-output-schema', '--report-dir', reports, '--parallel', '1']);
+    const { code, stdout } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--rules', 'tools-list-no-output-schema', '--report-dir', reports, '--parallel', '1', '--protocol', '2025-11-25']);
     expect(code, stdout.slice(-3000)).toBe(0);
     expect(stdout).toMatch(/^tools-list-no-output-schema\s+not-applicable\s+1 scenario: 1 not applicable$/m);
     expect(stdout).toMatch(/^scenarios: 0 passed .*, 1 not applicable \(decision not adopted\), 0 failed, of 1$/m);

@@ -97,7 +97,58 @@ export interface VariantOptions {
   typeUnionsInToolsList?: boolean;
   /** BROKEN (tools-list-no-output-schema): every listed tool declares an outputSchema. */
   outputSchemaInToolsList?: boolean;
+  /**
+   * BROKEN (mcp-eras-both): the target speaks the 2025-11-25 era only: a message of the 2026 era (a protocol revision
+   * in params._meta, or a 2026+ MCP-Protocol-Version header) is answered -32601 Method not found, as a server of that era alone does.
+   */
+  only2025Era?: boolean;
+  /** BROKEN (mcp-2026-discover): server/discover answers without supportedVersions and instructions. */
+  dropDiscoverFields?: boolean;
+  /** BROKEN (mcp-2026-result-type): results of the 2026 era carry no resultType. */
+  dropResultType?: boolean;
+  /** BROKEN (mcp-2026-server-info): results of the 2026 era name no server in _meta. */
+  dropServerInfo?: boolean;
+  /** BROKEN (mcp-2026-cache-hints): results of the 2026 era carry no ttlMs and no cacheScope. */
+  dropCacheHints?: boolean;
+  /** BROKEN (mcp-2026-unsupported-version): a request naming another 2026+ revision is served as 2026-07-28. */
+  acceptAnyModernRevision?: boolean;
+  /** BROKEN (mcp-2026-header-mismatch): the Mcp-Method and Mcp-Name headers are rewritten from the body, so none is ever missing or wrong. */
+  headersFromBody?: boolean;
+  /** BROKEN (mcp-2026-resource-not-found): resources/read of an unknown uri is refused with -32002, the older SDKs' code. */
+  resourceNotFoundAsOldCode?: boolean;
 }
+
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+
+/** A message of the 2026 era: its params._meta names a protocol revision. */
+const isModernMessage = (message: unknown): message is { method?: string; id?: unknown; params: Record<string, unknown> & { _meta: Record<string, unknown> } } =>
+  isObject(message) && isObject(message.params) && isObject(message.params._meta) && PROTOCOL_VERSION_META in message.params._meta;
+
+/** The broken servers' changes to an answer of the 2026 era (mcp-2026-* rules), or the message as it was. */
+function breakModernAnswer(message: unknown, method: string | undefined, options: VariantOptions): unknown {
+  if (!isObject(message)) return message;
+  if (options.resourceNotFoundAsOldCode && method === 'resources/read' && isObject(message.error) && message.error.code === -32602) return { ...message, error: { ...message.error, code: -32002 } };
+  if (!isObject(message.result)) return message;
+  const result: Record<string, unknown> = { ...message.result };
+  if (options.dropDiscoverFields && method === 'server/discover') {
+    delete result.supportedVersions;
+    delete result.instructions;
+  }
+  if (options.dropResultType) delete result.resultType;
+  if (options.dropServerInfo && isObject(result._meta)) {
+    const { [SERVER_INFO_META]: _dropped, ...meta } = result._meta;
+    result._meta = meta;
+  }
+  if (options.dropCacheHints) {
+    delete result.ttlMs;
+    delete result.cacheScope;
+  }
+  return { ...message, result };
+}
+
+const breaksModernEra = (o: VariantOptions) =>
+  Boolean(o.only2025Era || o.dropDiscoverFields || o.dropResultType || o.dropServerInfo || o.dropCacheHints || o.acceptAnyModernRevision || o.headersFromBody || o.resourceNotFoundAsOldCode);
 
 const SECURITY_HEADERS = new Set(['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']);
 
@@ -352,6 +403,35 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       // A browser's Origin and Referer name the proxy; the target sees its own, as behind a reverse proxy.
       for (const key of ['origin', 'referer']) if (headers[key]) headers[key] = headers[key]!.split(ownUrl).join(targetUrl);
       if (path === '/api/mcp') swapAuthorization(headers);
+      // The broken servers of the 2026 era's wire (rules mcp-eras-both, mcp-2026-*), on the request side.
+      let mcpMethod: string | undefined;
+      if (path === '/api/mcp' && req.method === 'POST' && breaksModernEra(options)) {
+        let message: unknown;
+        try {
+          message = JSON.parse(body.toString('utf8'));
+        } catch {
+          message = undefined;
+        }
+        if (isObject(message) && typeof message.method === 'string') mcpMethod = message.method;
+        const modern = isModernMessage(message) || (headers['mcp-protocol-version'] ?? '') >= '2026-07-28';
+        if (options.only2025Era && modern) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: isObject(message) ? (message.id ?? null) : null, error: { code: -32601, message: 'Method not found' } }));
+          return;
+        }
+        if (isModernMessage(message)) {
+          if (options.acceptAnyModernRevision && String(message.params._meta[PROTOCOL_VERSION_META]) > '2026-07-28') {
+            message.params._meta[PROTOCOL_VERSION_META] = '2026-07-28';
+            headers['mcp-protocol-version'] = '2026-07-28';
+            body = Buffer.from(JSON.stringify(message));
+          }
+          if (options.headersFromBody && typeof message.method === 'string') {
+            headers['mcp-method'] = message.method;
+            const named = message.params.name ?? message.params.uri;
+            if (typeof named === 'string') headers['mcp-name'] = named;
+          }
+        }
+      }
       const signIn = req.method === 'POST' && String(req.headers['content-type']).includes('application/x-www-form-urlencoded') && new URLSearchParams(body.toString('utf8')).has('password');
       if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 1500));
       // A pairing start reaches the target from the client's own address, as through a transparent proxy, so the
@@ -379,7 +459,9 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       if (type.includes('application/json') && text) {
         try {
           const parsed = JSON.parse(text) as unknown;
-          if (path === '/api/mcp') {
+          if (path === '/api/mcp' && breaksModernEra(options)) {
+            text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => breakModernAnswer(m, mcpMethod, options)) : breakModernAnswer(parsed, mcpMethod, options));
+          } else if (path === '/api/mcp') {
             const forMessage = { ...options, calledTool, addedKeys, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };
             text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => transformMessage(m, forMessage)) : transformMessage(parsed, forMessage));
           }
