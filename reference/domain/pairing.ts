@@ -134,8 +134,15 @@ export class Pairings {
     if (bound >= this.#capacity.maxPendingPerOwner) {
       throw new DomainError('pairing_capacity', `Your company already has ${bound} pairings waiting for approval: approve or deny one of them first.`, { retryAfterSeconds: 60 });
     }
-    this.#unbind(pairing);
+    // It leaves its address's share at that address's next count (#unboundOf), as one bound by approvePairing does.
     pairing.workspaceId = workspaceId;
+  }
+
+  /** How many pairings are held, and for how many addresses unbound ones are counted (tests of the memory bound). */
+  counts(nowMs = Date.now()): { pairings: number; addresses: number } {
+    this.#sweep(nowMs);
+    for (const address of [...this.#unboundByAddress.keys()]) this.#unboundOf(address);
+    return { pairings: this.#byUserCode.size, addresses: this.#unboundByAddress.size };
   }
 
   /** The poll: pending until decided; the token exactly once; then redeemed. */

@@ -4,7 +4,7 @@
 // 503 for 10 minutes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../runtime.js';
-import { Pairings } from '../domain/pairing.js';
+import { claimPairing, Pairings } from '../domain/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 
@@ -73,12 +73,29 @@ describe('pairing capacity (issue 33 finding 10)', () => {
     expect(refusal(() => pairings.start(read, 2_200, '192.0.2.10')).message).toMatch(/too many pairings are waiting/i);
   });
 
+  it('rule:pairings-capacity-per-address — a pairing approved for a company frees its address\'s share; expired ones leave nothing behind', () => {
+    const pairings = new Pairings({ maxPendingPerAddress: 1 });
+    const first = pairings.start(read, 1_000, '192.0.2.20').pairing;
+    expect(() => pairings.start(read, 1_000, '192.0.2.20')).toThrow(/from this address/);
+    // Bound the way approvePairing binds it (claimPairing, its first step), not through bind().
+    expect(claimPairing(first, 'ws_a')).toBe(true);
+    expect(() => pairings.start(read, 1_000, '192.0.2.20')).not.toThrow();
+    const [p21] = [21, 22, 23].map((i) => pairings.start(read, 2_000, `192.0.2.${i}`).pairing);
+    expect(pairings.counts(2_000)).toEqual({ pairings: 5, addresses: 4 });
+    // Bound, it is held still but counted for no address.
+    pairings.bind(p21!, 'ws_b');
+    expect(pairings.counts(2_000)).toEqual({ pairings: 5, addresses: 3 });
+    expect(pairings.counts(2_000 + 10 * 60_000)).toEqual({ pairings: 0, addresses: 0 });
+  });
+
   it('rule:pairings-capacity-per-owner — a company holds at most its share of bound pairings awaiting approval', () => {
     const pairings = new Pairings({ maxPendingPerOwner: 2 });
     const [a, b, c] = [1, 2, 3].map((i) => pairings.start(read, 1_000, `192.0.2.${i}`).pairing);
     expect(pairings.findFor(a!.userCode, 'ws_1', 1_000)).toBe(a);
     expect(pairings.findFor(b!.userCode, 'ws_1', 1_000)).toBe(b);
-    expect(refusal(() => pairings.findFor(c!.userCode, 'ws_1', 1_000)).message).toMatch(/already has 2 pairings waiting/);
+    const full = refusal(() => pairings.findFor(c!.userCode, 'ws_1', 1_000));
+    expect(full).toMatchObject({ code: 'pairing_capacity', details: { retryAfterSeconds: 60 } });
+    expect(full.message).toMatch(/already has 2 pairings waiting/);
     // Another company is unaffected, and a decided pairing frees its place.
     expect(pairings.findFor(c!.userCode, 'ws_2', 1_000)).toBe(c);
     pairings.deny(a!);
