@@ -15,6 +15,7 @@
 //
 // --cpu-prof DIR writes a V8 CPU profile of the reference over all the runs (npx tsx bench/cpu-profile-summary.ts).
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -84,7 +85,7 @@ function scenarioTimes(junitFile: string): Run['scenarios'] {
   return [...cases].map(([, feature, name, time]) => ({ feature: unescapeXml(feature!), name: unescapeXml(name!), seconds: Number(time) }));
 }
 
-async function conformanceRun(url: string, secret: string, parallel: number): Promise<Run> {
+async function conformanceRun(url: string, secret: string, parallel: number, serverPid: number): Promise<Run> {
   const reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-suite-'));
   const args = ['--import', 'tsx/esm', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', ...(parallel ? ['--parallel', String(parallel)] : []), '--report-dir', reportDir, ...positionals];
   const serverCpu0 = cpuSeconds(serverPid);
@@ -117,20 +118,35 @@ async function conformanceRun(url: string, secret: string, parallel: number): Pr
   return { parallel: parallel || Number(chosen?.[1] ?? 0), chosen: chosen?.[0].slice(2, -2), seconds, serverCpu: serverCpu1.user - serverCpu0.user + serverSystem, serverSystem, browserCpu, kitCpu, exitCode, summary, failures, scenarios };
 }
 
+/** A port of 127.0.0.1 no one listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
+    });
+  });
+}
+
 const cpuProfDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
 const storeParent = scratchDir();
 const server = await startReference({ checkout: repo, cpuProfDir, profileName: 'suite-reference.cpuprofile', quiet: true, dataParent: storeParent });
-const serverPid = server.pid!;
 const runs: Run[] = [];
 try {
   console.log(`conformance run against a running reference (${server.url}, its store under ${storeParent}), declaration conformance/declarations/reference.yaml${positionals.length ? `, ${positionals.join(' ')}` : ''}, node ${process.version}`);
-  const proxy = latency > 0 ? await startDelayingProxy(server.url, latency) : undefined;
+  // A second reference for the remote runs, behind the delaying proxy, whose address is its base URL.
+  const proxy = latency > 0 ? await startDelayingProxy(latency) : undefined;
+  // Its own port is chosen here: its "listening on" line names its base URL, the proxy's.
+  const remotePort = proxy ? await freePort() : 0;
+  const remote = proxy ? await startReference({ checkout: repo, quiet: true, dataParent: storeParent, args: ['--port', String(remotePort), '--base-url', proxy.url, '--allowed-host', new URL(proxy.url).host] }) : undefined;
+  if (proxy && remote) proxy.setTarget(`http://127.0.0.1:${remotePort}`);
   try {
     for (let round = 0; round < repeat; round++) {
       // Local and remote runs interleaved, so the load of the machine weighs on both alike.
-      for (const [url, delay, list] of [[server.url, 0, workers], ...(proxy ? [[proxy.url, latency, [0]]] : [])] as [string, number, number[]][]) {
+      for (const [target, delay, list] of [[server, 0, workers], ...(proxy && remote ? [[{ ...remote, url: proxy.url }, latency, [0]]] : [])] as [typeof server, number, number[]][]) {
         for (const parallel of list) {
-          const run = { ...(await conformanceRun(url, server.fixturesSecret, parallel)), latency: delay };
+          const run = { ...(await conformanceRun(target.url, target.fixturesSecret, parallel, target.pid!)), latency: delay };
           runs.push(run);
           const how = parallel ? `--parallel ${String(parallel).padEnd(2)}` : `auto: ${run.chosen ?? '?'}`;
           console.log(`  ${delay ? `${delay} ms away, ` : ''}${how} ${run.seconds.toFixed(1).padStart(6)} s wall, server CPU ${run.serverCpu.toFixed(1)} s (${run.serverSystem.toFixed(1)} s of it system), its browser's ${run.browserCpu.toFixed(1)} s, kit CPU ${run.kitCpu.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}, exit ${run.exitCode}: ${run.summary}`);
@@ -141,6 +157,7 @@ try {
     }
   } finally {
     await proxy?.stop();
+    await remote?.stop();
   }
 } finally {
   await server.stop();

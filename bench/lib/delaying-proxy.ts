@@ -5,13 +5,15 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export async function startDelayingProxy(target: string, delayMs: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const upstream = new URL(target);
+export async function startDelayingProxy(delayMs: number): Promise<{ url: string; setTarget(target: string): void; stop(): Promise<void> }> {
+  let upstream: URL | undefined;
   const server: Server = createServer((req, res) => {
+    if (!upstream) return void res.writeHead(503).end();
+    const to = upstream;
     const from = req.socket.remoteAddress?.replace(/^::ffff:/, '');
     const timer = setTimeout(() => {
       const forward = request(
-        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host }, ...(from && /^127\./.test(from) ? { localAddress: from } : {}) },
+        { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers, ...(from && /^127\./.test(from) ? { localAddress: from } : {}) },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -25,6 +27,9 @@ export async function startDelayingProxy(target: string, delayMs: number): Promi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setTarget: (target) => {
+      upstream = new URL(target);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
