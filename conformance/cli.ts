@@ -64,7 +64,7 @@
 
 // The command line is checked first (checkCommandLine), with only what each check needs: Cucumber, the checks,
 // the report and the servers are imported afterwards, so a refused command costs a fraction of a second instead
-// of loading all of them (about 1 s of CPU; issue 16: cli-first-contact spawns some twenty refused commands).
+// of loading all of them (a refused command is a user's mistake, and answering it should cost next to nothing).
 import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -274,7 +274,7 @@ async function main(): Promise<number> {
     // Cucumber's parallel workers are worker threads: they load the TypeScript step definitions through tsx, from
     // this process's node options and NODE_OPTIONS. The kit's TypeScript is all ESM, so tsx's ESM hooks are enough;
     // its full loader (`--import tsx`, the tsx command) also hooks every CommonJS require, scanning each of
-    // Cucumber's files again in every thread: about 0.5 s more CPU a run with --parallel 2 (issue 16).
+    // Cucumber's files again in every thread, for nothing.
     if (!/--import[= ]tsx/.test(process.env.NODE_OPTIONS ?? '')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx/esm`.trim();
 
     const checkedEras = eras.filter((e) => e.checked).map((e) => e.era);
@@ -306,7 +306,7 @@ async function main(): Promise<number> {
       const eraTags = values['dry-run'] ? '' : ['2025-11-25', '2026-07-28'].filter((e) => e !== era).map((e) => `not @era:${e}`).join(' and ');
       runConfiguration.sources.tagExpression = [baseTags, eraTags].filter(Boolean).map((t) => (baseTags && eraTags ? `(${t})` : t)).join(' and ');
       // No more workers than selected scenarios, and one at a time runs in this process (Cucumber's parallel 0): each
-      // worker thread loads Cucumber, tsx and the steps again, about 1.2 s of CPU (issue 16). Parsing the selection
+      // worker thread loads Cucumber, tsx and the steps again, a large share of a short run's CPU. Parsing the selection
       // first costs about 50 ms.
       const planned = (await loadSources(runConfiguration.sources, { cwd: repo })).plan.length;
       // loadSources does not shard (runCucumber does): the shard's part of the plan is every count-th from its index.

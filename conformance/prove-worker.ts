@@ -1,4 +1,4 @@
-// A long-lived worker of prove-checks.ts (issue 16 goal 3: a Cucumber start-up per rule was most of its time):
+// A long-lived worker of prove-checks.ts (a Cucumber start-up per rule would be most of the run's time):
 // loads Cucumber's configuration and the support code (the steps, through tsx) once, then for each request runs
 // one rule's scenarios in this process against the URL it is given, as `npm run conformance -- --declaration
 // conformance/declarations/reference.yaml --tags @rule:<id> --expected-failures <empty list>` would (the same
@@ -43,7 +43,7 @@ const { runConfiguration } = await loadConfiguration({ file: 'cucumber.mjs', pro
 runConfiguration.formats = { stdout: 'progress', files: {}, publish: false, options: {} };
 const baseTags = runConfiguration.sources.tagExpression;
 // A rule's run parses only the feature files that name its tag (a tag on the Feature or Rule line is in the file
-// too), not all of them again for every rule (about 50 ms of CPU a rule, issue 16); all of them for a rule none names.
+// too), not all of them again for every rule; all of them for a rule none names.
 const filesOfRule = featureFilesByRule(repo);
 const support = await loadSupport(runConfiguration, environment);
 const named = rulesNamedInSuite(repo);

@@ -166,7 +166,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'mcp-2026-unsupported-version': { proxy: { acceptAnyModernRevision: true } },
   'mcp-2026-header-mismatch': { proxy: { headersFromBody: true } },
   'mcp-2026-resource-not-found': { proxy: { resourceNotFoundAsOldCode: true } },
-  // export_site answers { format: "SomethingElse", pages: [] }: no snapshot names PortableSiteV1 (issue 29).
+  // export_site answers { format: "SomethingElse", pages: [] }: no snapshot names PortableSiteV1 (§2.3, §9.1).
   'portable-site-v1-name': { proxy: { wrongSnapshot: true } },
   // The authorization server's metadata names no registration_endpoint; the 401 scenario must still pass.
   'oauth-dynamic-client-registration': { proxy: { dropRegistrationEndpoint: true } },

@@ -1,4 +1,4 @@
-// The kit's own HTML report, report.html (issue 32): the verdict of one run as a person reads it, from the report
+// The kit's own HTML report, report.html: the verdict of one run as a person reads it, from the report
 // report.ts computes (the data of conformance.json) and the rule catalogue. Every rule of spec/rules appears once,
 // under its source section, with its status — verified, partly checked, not checked (with the reason), not
 // applicable, failed, expected failure, and for a rule this run did not check: no check, reference-only,

@@ -1,7 +1,6 @@
 // Pairing capacity per starting address and per company instead of one server-wide pool (rules
-// pairings-capacity-per-address, pairings-capacity-per-owner, pairings-in-memory-capped). Issue 33 finding 10: 250
-// addresses filled the server-wide cap of 5,000 pending pairings in 8 s, and every CLI pairing start then answered
-// 503 for 10 minutes.
+// pairings-capacity-per-address, pairings-capacity-per-owner, pairings-in-memory-capped): with one pool, a few hundred
+// addresses could fill it and every owner's CLI pairing would be refused until their pairings expired.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../runtime.js';
 import { claimPairing, Pairings } from '../domain/pairing.js';
@@ -28,7 +27,7 @@ const refusal = (fn: () => unknown): DomainError => {
 };
 const read = { scopes: ['site:read'] };
 
-describe('pairing capacity (issue 33 finding 10)', () => {
+describe('pairing capacity', () => {
   it('rule:pairings-capacity-per-address — a flood that fills the pool from few addresses does not refuse a start from another address', async () => {
     // The reported flood: as many pairings as the pool holds, from addresses each holding their full share
     // (started in process: thousands of HTTP starts would need thousands of socket addresses).
