@@ -356,7 +356,9 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
             if (options.unknownToolCode) {
               // An envelope refusal with the variant's own code (§7.4: error codes not shown), activity aside.
               const envelope = { ok: false, error: { code: options.unknownToolCode, message: 'No tool of that name: ask tools/list for the catalogue.' } };
-              res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true } }));
+              // A 2026-07-28 result names its type (resultType); an earlier revision's has none.
+              const era2026 = req.headers['mcp-protocol-version'] === '2026-07-28';
+              res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true, ...(era2026 ? { resultType: 'complete' } : {}) } }));
             } else {
               res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: `Unknown tool: ${message.params.name}` } }));
             }

@@ -81,7 +81,8 @@ describe.concurrent('correct variants', () => {
   // The 401 scenario does not need an authorization server with dynamic client registration.
   it('rule:mcp-requires-bearer — the 401 scenario passes against a server whose authorization server offers no registration', async () => {
     const { code, output } = await runVariant(['--break', 'oauth-dynamic-client-registration', '--tags', '@rule:mcp-requires-bearer', 'features/auth.feature'], 'conformance/cli.ts');
-    expect(output).toMatch(/\b1 (scenarios )?passed\b/); // the one 401 scenario ran to the end
+    // The 401 scenarios ran to the end in every era (the OAuth discovery one is not tagged with this rule).
+    expect(output).toMatch(/^scenarios: [1-9]\d* passed/m);
     expect(output).toMatch(/\b0 failed\b/);
     expect(code, output.slice(-4000)).toBe(0);
   }, 300_000);
