@@ -1,7 +1,7 @@
 // First contact with the kit (conformance/cli.ts): a target that cannot be reached, that does not serve the
 // fixtures protocol with this secret, or a declaration that does not validate stops the run with exit 2 and one
 // sentence that says what to do, never a stack trace; the fixtures handshake answers the protocol and version.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAjv } from '../../spec/index.js';
 import { startReferenceServer, type Target } from '../lib/target.js';
 import { FixturesClient } from '../lib/fixtures-client.js';
+import { runNode } from './run-command.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 let target: Target;
@@ -25,16 +26,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[], script = 'conformance/cli.ts'): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx/esm', script, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+const cli = (args: string[], script = 'conformance/cli.ts') => runNode(['--import', 'tsx/esm', script, ...args], repo);
 
 const oneSentence = (text: string) => {
   const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));

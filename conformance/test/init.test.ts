@@ -1,7 +1,6 @@
 // `site-mcp init` (conformance/init.ts): against the reference it writes a declaration of what it observed (each
 // entry commented with its rule) and an empty expected-failures file, both valid, and a run with the two files as
 // they are passes; a mistake (no target, a wrong secret, a file that exists) is one sentence and exit 2.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDeclaration } from '../lib/declaration.js';
 import { readExpectedFailures } from '../lib/run-selection.js';
 import { startReferenceServer, type Target } from '../lib/target.js';
+import { runNode } from './run-command.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 let target: Target;
@@ -26,16 +26,7 @@ afterAll(async () => {
 });
 
 /** The kit's command (bin/site-mcp.mjs, which loads tsx itself), run in `cwd` as a user would. */
-function siteMcp(args: string[], cwd = repo): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(repo, 'bin/site-mcp.mjs'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', SITE_MCP_URL: '', SITE_MCP_FIXTURES_SECRET: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+const siteMcp = (args: string[], cwd = repo) => runNode([join(repo, 'bin/site-mcp.mjs'), ...args], cwd, { SITE_MCP_URL: '', SITE_MCP_FIXTURES_SECRET: '' });
 
 const oneSentence = (text: string) => {
   expect(text.trim().split('\n'), text).toHaveLength(1);

@@ -1,13 +1,13 @@
 // Splitting a run over machines (conformance/cli.ts --shard I/N) and joining their reports (conformance/merge-reports.ts):
 // two shards of a small selection run every scenario exactly once between them, and their merged report counts what
 // one run of the same selection counts. Reports that are not the shards of one run are refused with one sentence.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type Target } from '../lib/target.js';
+import { runNode } from './run-command.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Four scenarios, a few seconds a run with --parallel 1.
@@ -24,16 +24,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function tsx(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx/esm', script, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+const tsx = (script: string, args: string[]) => runNode(['--import', 'tsx/esm', script, ...args], repo);
 
 const run = (reportDir: string, extra: string[] = []) =>
   tsx('conformance/cli.ts', ['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--parallel', '1', '--seed', '5', '--report-dir', join(dir, reportDir), ...extra, SELECTION]);
