@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, type TestServer, signInCookie, appPage } from './harness.js';
 
 let test: TestServer;
 let world: WorldWithPasswords;
@@ -16,15 +16,8 @@ afterAll(async () => {
   await test?.stop();
 });
 
-async function signIn(user: { email: string; password: string }): Promise<string> {
-  const res = await fetch(`${test.url}/app/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: user.email, password: user.password, next: '/app/' }) });
-  expect(res.status).toBe(302);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-const page = async (path: string, cookie: string) => {
-  const res = await fetch(`${test.url}${path}`, { redirect: 'manual', headers: { cookie } });
-  return { status: res.status, html: await res.text() };
-};
+const signIn = (user: { email: string; password?: string }) => signInCookie(test.url, user);
+const page = (path: string, cookie: string) => appPage(test.url, path, cookie);
 
 describe('Developers settings', () => {
   it('rule:developers-settings-owners-only — an editor or a viewer of the website is refused the page, and its site page does not lead there', async () => {

@@ -66,3 +66,21 @@ export async function postFrom(baseUrl: string, path: string, from: string, cont
   const res = await postFromAddress(new URL(path, baseUrl).href, from, { 'content-type': contentType }, body);
   return { status: res.status, retryAfter: res.headers.get('retry-after') ?? undefined, text: await res.text() };
 }
+
+/** Signs `user` in through the app's sign-in form, as a browser posts it; answers the session's cookie pair. */
+export async function signInCookie(baseUrl: string, user: { email: string; password?: string }): Promise<string> {
+  const res = await fetch(`${baseUrl}/app/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: user.email, password: String(user.password), next: '/app/' }),
+  });
+  if (res.status !== 302) throw new Error(`signing in as ${user.email} answered HTTP ${res.status}, not 302`);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/** A page of the app as the holder of `cookie` sees it, redirects not followed. */
+export async function appPage(baseUrl: string, path: string, cookie: string): Promise<{ status: number; html: string }> {
+  const res = await fetch(`${baseUrl}${path}`, { redirect: 'manual', headers: { cookie } });
+  return { status: res.status, html: await res.text() };
+}

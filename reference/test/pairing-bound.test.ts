@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../runtime.js';
 import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { postFromAddress } from '../../conformance/lib/local-address.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, type TestServer, signInCookie } from './harness.js';
 
 let test: TestServer;
 let victims: WorldResponse;
@@ -32,11 +32,7 @@ const postJson = async (path: string, body: unknown) => (await fetch(`${test.url
 const start = async () => (await postJson('/v1/cli/pair/start', { scopes: ['site:read', 'content:write'] })) as Started;
 const poll = (deviceCode: string) => postJson('/v1/cli/pair/poll', { deviceCode });
 
-async function signIn(user: { email: string; password?: string }): Promise<string> {
-  const res = await fetch(`${test.url}/app/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: user.email, password: String(user.password), next: '/app/' }) });
-  expect(res.status).toBe(302);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
+const signIn = (user: { email: string; password?: string }) => signInCookie(test.url, user);
 const view = async (code: string, cookie: string) => {
   const res = await fetch(`${test.url}/dashboard/connect?code=${encodeURIComponent(code)}`, { redirect: 'manual', headers: { cookie } });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), html: await res.text() };

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { approveAs } from '../http/pairing.js';
 import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, type TestServer, signInCookie, appPage } from './harness.js';
 
 let test: TestServer;
 let world: WorldResponse;
@@ -37,20 +37,8 @@ const postJson = async (path: string, body: unknown) => {
 const start = async (body: Record<string, unknown> = { scopes: ['site:read', 'content:write'] }) => (await postJson('/v1/cli/pair/start', body)).json as Started;
 const poll = async (deviceCode: string) => (await postJson('/v1/cli/pair/poll', { deviceCode })).json;
 
-async function signIn(user: { email: string; password?: string }): Promise<string> {
-  const res = await fetch(`${test.url}/app/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email: user.email, password: String(user.password), next: '/app/' }),
-  });
-  expect(res.status).toBe(302);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-const page = async (path: string, cookie: string) => {
-  const res = await fetch(`${test.url}${path}`, { redirect: 'manual', headers: { cookie } });
-  return { status: res.status, html: await res.text() };
-};
+const signIn = (user: { email: string; password?: string }) => signInCookie(test.url, user);
+const page = (path: string, cookie: string) => appPage(test.url, path, cookie);
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1]!;
 const decide = async (cookie: string, form: Record<string, string>) => {
   const res = await fetch(`${test.url}/dashboard/connect`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
