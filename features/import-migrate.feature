@@ -212,6 +212,12 @@ Feature: Import and migration
       | http://{{non-public:10.0.0.8}}/admin          |
       | http://{{non-public:169.254.169.254}}/latest/ |
 
+    # A name, not an address: the kit's DNS stub resolves it to a canary, for a target that resolves through it.
+    @rule:migrate-ssrf-names-resolved
+    Examples: a host name that resolves to loopback
+      | url                 |
+      | {{canary:dns-name}} |
+
   @rule:throttle-create-site @rule:import-site-site-limit
   Scenario: create_site has its own per-workspace throttle, and imports respect the site limit
     # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").

@@ -13,6 +13,7 @@ import { handlers } from '../../reference/tools/index.js';
 import { defineTool, type ContextOf, type HandlerOf, type HandlerTable, type ToolContext } from '../../reference/tools/types.js';
 import { checkSiteLimit } from '../../reference/domain/workspace.js';
 import { loadTools } from '../../spec/index.js';
+import { httpTransport, systemResolve } from '../../reference/domain/safe-fetch.js';
 
 /** publish-site-fails-closed: publish_site puts the draft live at once, with no review. */
 export const publishWithoutReview = defineTool('publish_site', (ctx) =>
@@ -402,6 +403,38 @@ function fetchingAnyAddress<C extends { rt: ToolContext['rt'] }>(ctx: C): C {
 /** migrate-ssrf-hardened: migrate_site_from_url crawls any address, loopback, private and metadata ones included. */
 export const migrateFetchingAnyAddress: HandlerOf<'migrate_site_from_url'> = (ctx) =>
   handlers.migrate_site_from_url(fetchingAnyAddress(ctx));
+
+/**
+ * The runtime with a fetcher that checks one lookup of a name and connects by another, as a server open to DNS
+ * rebinding does: its check is told every name resolves to a public address, and its connection then goes where
+ * the name really resolves. Addresses spelled in the URL are checked as before.
+ */
+function connectingByAnotherLookup<C extends { rt: ToolContext['rt'] }>(ctx: C): C {
+  const net = ctx.rt.net;
+  const resolve = net.resolve ?? systemResolve;
+  const transport = net.transport ?? httpTransport;
+  const real = new Map<string, string[]>();
+  const rebinding: typeof net = {
+    ...net,
+    resolve: async (hostname) => {
+      real.set(hostname, await resolve(hostname));
+      return [SOME_PUBLIC_ADDRESS];
+    },
+    transport: (url, address, options) => {
+      const actual = real.get(url.hostname);
+      return actual?.[0] ? transport(url, actual[0], { ...options, addresses: actual }) : transport(url, address, options);
+    },
+  };
+  const rt = new Proxy(ctx.rt, { get: (target, key) => (key === 'net' ? rebinding : Reflect.get(target, key, target)) });
+  return { ...ctx, rt };
+}
+
+/** A globally routable address the rebinding check is told of; nothing ever connects to it. */
+const SOME_PUBLIC_ADDRESS = '203.0.114.1';
+
+/** migrate-ssrf-names-resolved: migrate_site_from_url checks a name's first lookup and crawls where a second one leads. */
+export const migrateConnectingByAnotherLookup: HandlerOf<'migrate_site_from_url'> = (ctx) =>
+  handlers.migrate_site_from_url(connectingByAnotherLookup(ctx));
 
 /** migrate-ssrf-hardened: import_site fetches asset URLs at any address. */
 export const importFetchingAnyAddress: HandlerOf<'import_site'> = (ctx) =>

@@ -32,6 +32,9 @@ export interface CanaryAddress {
 /** One connection a canary received: the request path when it could be read (plain http), else null. */
 export interface CanaryHit { at: number; scheme: 'http' | 'https'; port: number; path: string | null }
 
+/** The name the kit's DNS stub answers with the canary's address (an A record the run writes to its zone). */
+export const CANARY_HOSTNAME = 'canary.site-mcp-kit.test';
+
 /** The spellings of a canary URL, by vector name (what a hit or a scenario row names). */
 export const CANARY_VECTORS = {
   /** The loopback address as it is. */
@@ -47,6 +50,11 @@ export const CANARY_VECTORS = {
   'hex': { scheme: 'http', spell: (a: CanaryAddress) => octets(a.host).map((o) => `0x${o.toString(16)}`).join('.') },
   /** IPv6 loopback, when the canaries listen there. */
   'ipv6-loopback': { scheme: 'http', spell: () => '[::1]' },
+  /**
+   * A host name the kit's DNS stub resolves to the canary (rule migrate-ssrf-names-resolved): sent only to a target
+   * whose fetcher resolves through the stub (fixtures part fetch-resolver), never to one that would ask a real resolver.
+   */
+  'dns-name': { scheme: 'http', spell: () => CANARY_HOSTNAME },
 } as const satisfies Record<string, { scheme: 'http' | 'https'; spell: (a: CanaryAddress) => string }>;
 
 export type CanaryVector = keyof typeof CANARY_VECTORS;

@@ -5,8 +5,8 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canaryUrl, startCanary } from './canary.js';
-import { startDnsStub } from './dns-stub.js';
+import { CANARY_HOSTNAME, canaryUrl, startCanary } from './canary.js';
+import { startDnsStub, writeZoneRecords } from './dns-stub.js';
 import { startTestWebsite, TEST_WEBSITE_CERTIFICATE } from './test-website.js';
 import { FixturesClient } from './fixtures-client.js';
 
@@ -72,6 +72,9 @@ export async function prerequisites(target: TargetAddress): Promise<{ stop(): Pr
     const fixtures = new FixturesClient(target.url, target.fixturesSecret);
     // An optional part the handshake does not list is never called: the DNS scenarios are then not checked.
     if (supports.includes('dns-resolver')) await fixtures.dnsResolver(dns.server);
+    // The name the dns-name canary vector spells (rule migrate-ssrf-names-resolved): the stub answers it with the
+    // canary's address, for a target that resolves its fetches through the stub (part fetch-resolver).
+    writeZoneRecords(zoneDir, [{ name: CANARY_HOSTNAME, type: 'A', value: canary.address.host }]);
     // Its https origin too, with its test certificate, for a target that takes one (optional part
     // fetch-allowlist-tls): the asset scenarios name their assets there (rule portable-site-assets-carried).
     const tls = supports.includes('fetch-allowlist') && supports.includes('fetch-allowlist-tls');

@@ -4,13 +4,18 @@
 // address check is caught by name), and run-isolated.mjs leaves a command nothing but loopback.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Resolver } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
+import { tmpdir } from 'node:os';
 import { get as httpGet } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARY_VECTORS, canaryUrl, startCanary, vectorOf, type Canary, type CanaryVector } from '../lib/canary.js';
+import { CANARY_HOSTNAME, CANARY_VECTORS, canaryUrl, startCanary, vectorOf, type Canary, type CanaryVector } from '../lib/canary.js';
+import { startDnsStub, writeZoneRecords } from '../lib/dns-stub.js';
 import { nonPublicAddressesRefused, onlyLoopbackRouted } from '../lib/network.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -84,16 +89,34 @@ describe('rule:kit-no-packet-off-machine — no packet leaves the machine', () =
 
 describe('rule:kit-no-packet-off-machine — the canaries catch a fetcher without an address check', () => {
   let canary: Canary;
+  let zoneDir: string;
+  let dns: { server: string; stop(): Promise<void> };
+  /** The names a target with the fixtures part fetch-resolver resolves: at the kit's DNS stub, as a run sets it up. */
+  const stub = new Resolver();
   beforeAll(async () => {
     canary = await startCanary();
+    zoneDir = await mkdtemp(join(tmpdir(), 'site-mcp-canary-zone-'));
+    dns = await startDnsStub(zoneDir);
+    writeZoneRecords(zoneDir, [{ name: CANARY_HOSTNAME, type: 'A', value: canary.address.host }]);
+    stub.setServers([dns.server]);
   });
-  afterAll(() => canary.stop());
+  afterAll(async () => {
+    await canary.stop();
+    await dns.stop();
+    await rm(zoneDir, { recursive: true, force: true });
+  });
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    stub.resolve4(hostname).then(
+      (addresses) => (options.all ? callback(null, addresses.map((address) => ({ address, family: 4 }))) : callback(null, addresses[0]!, 4)),
+      (error: NodeJS.ErrnoException) => callback(error, '', 4),
+    );
+  };
 
   /** A fetcher with no address check at all: it connects wherever the URL points (certificate not checked). */
   const fetchAnywhere = (url: string) =>
     new Promise<void>((resolve) => {
       const done = () => resolve();
-      const req = url.startsWith('https:') ? httpsRequest(url, { rejectUnauthorized: false }, (res) => res.resume().on('end', done)) : httpGet(url, (res) => res.resume().on('end', done));
+      const req = url.startsWith('https:') ? httpsRequest(url, { rejectUnauthorized: false, lookup }, (res) => res.resume().on('end', done)) : httpGet(url, { lookup }, (res) => res.resume().on('end', done));
       req.on('error', done);
       req.setTimeout(3_000, () => req.destroy());
       req.end();
@@ -115,16 +138,19 @@ describe('rule:kit-no-packet-off-machine — the canaries catch a fetcher withou
 
   it('a fetcher that checks addresses refuses every spelling before it connects, and leaves no hit', async () => {
     const before = canary.hits().length;
-    // What a correct fetcher does with each URL: the WHATWG parser turns every spelling into an address, and
-    // loopback (or an IPv6 address that embeds it) is refused, so nothing connects.
-    const refusedHere = (url: string) => {
-      const parsed = ipaddr.parse(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+    // What a correct fetcher does with each URL: the WHATWG parser turns every spelling into an address, a name is
+    // judged by what it resolves to at the stub, and loopback (or an IPv6 address that embeds it) is refused, so
+    // nothing connects.
+    const refusedHere = async (url: string) => {
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      const address = ipaddr.isValid(host) ? host : (await stub.resolve4(host))[0]!;
+      const parsed = ipaddr.parse(address);
       const v4 = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
       return v4.range() === 'loopback';
     };
     for (const vector of Object.keys(CANARY_VECTORS) as CanaryVector[]) {
       const url = canaryUrl(canary.address, vector, 'refused');
-      expect(refusedHere(url), `${vector}: ${url}`).toBe(true);
+      expect(await refusedHere(url), `${vector}: ${url}`).toBe(true);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(canary.hits().length).toBe(before);

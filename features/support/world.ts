@@ -15,7 +15,7 @@
 //   {{decision:<rule-id>:<value>}}: a value of one of our decision rules (the source does not give it); it
 //   resolves only when the target's declaration adopts that rule, else the step is not checked (NotDeclared)
 import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
-import { FixturesClient, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+import { FixturesClient, fixturesSupport, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { activeEra, type Envelope, type HttpAnswer, type McpConnection } from '../../conformance/lib/mcp-client.js';
 import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
 import { canaryFromEnvironment, canaryListens, canaryPath, canaryUrl, CANARY_VECTORS, type CanaryVector } from '../../conformance/lib/canary.js';
@@ -185,6 +185,8 @@ export class SiteWorld extends World {
           if (!this.remembered.has('canary-token')) this.remembered.set('canary-token', this.randomWord());
           const token = String(this.remembered.get('canary-token'));
           if (kind === 'canary-path') return canaryPath(vector, token);
+          // A name is sent only to a target that resolves it at the kit's stub: another would ask a real resolver.
+          if (vector === 'dns-name' && !fixturesSupport('fetch-resolver')) throw new NotDeclared('the fixtures part fetch-resolver (the target resolves the names it fetches through the kit\'s DNS stub)');
           if (!canaryListens(address, vector)) this.notChecked(`canary hits for ${vector}: the kit could not listen on ports 80 and 443 there (run as root or in a network namespace, as npm test does); the answer is still checked`);
           return canaryUrl(address, vector, token);
         }

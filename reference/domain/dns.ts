@@ -12,10 +12,22 @@ export function namesToProbe(hostname: string): string[] {
 
 export class DnsClient {
   #resolver = new Resolver({ timeout: 2000, tries: 1 });
+  #server: string | undefined;
 
   useServer(server: string | undefined): void {
     this.#resolver = new Resolver({ timeout: 2000, tries: 1 });
+    this.#server = server;
     if (server) this.#resolver.setServers([server]);
+  }
+
+  /**
+   * Every IPv4 and IPv6 address of a name at the configured server, or [] when none is configured or it knows none
+   * (test mode's fetch-resolver asks it before the system resolver; safe-fetch.ts checks whatever it answers).
+   */
+  async addresses(hostname: string): Promise<string[]> {
+    if (!this.#server) return [];
+    const [v4, v6] = await Promise.all([this.#quiet(() => this.#resolver.resolve4(hostname)), this.#quiet(() => this.#resolver.resolve6(hostname))]);
+    return [...v4, ...v6];
   }
 
   /**

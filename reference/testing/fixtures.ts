@@ -19,6 +19,7 @@ import { collectExpiredPlans, decidePlan } from '../domain/plans.js';
 import { approveAs } from '../http/pairing.js';
 import type { Runtime } from '../runtime.js';
 import type { Network } from '../services.js';
+import { systemResolve } from '../domain/safe-fetch.js';
 import type { TestClock } from './clock.js';
 import { readJsonBody } from '../http/body.js';
 import { answerError } from '../http/errors.js';
@@ -103,7 +104,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand', 'connection-plans'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand', 'connection-plans', 'fetch-resolver'],
     };
   });
 
@@ -285,10 +286,17 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {};
   });
 
-  // Points domain verification at the suite's DNS stub (test mode only).
+  // Points domain verification at the suite's DNS stub (test mode only), and with it (part fetch-resolver) the
+  // name lookups of imports and migrations: a name the stub knows is judged by the stub's addresses, which the
+  // fetcher checks as any others (rule migrate-ssrf-names-resolved); one it does not know goes to the system resolver.
   router.post('/dns-resolver', async (ctx) => {
     const request = await body(ctx, 'DnsResolverRequest');
     rt.dns.useServer(request.server);
+    const dns = rt.dns;
+    seams.net.resolve = async (hostname) => {
+      const fromStub = await dns.addresses(hostname);
+      return fromStub.length ? fromStub : systemResolve(hostname);
+    };
     ctx.body = {};
   });
 
