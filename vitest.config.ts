@@ -53,10 +53,10 @@ class SlowFirst extends BaseSequencer {
 }
 
 // Inside a network namespace with nothing but loopback (conformance/lib/run-isolated.mjs, as npm test runs this
-// phase: rule kit-no-packet-off-machine) the files that install from the npm registry cannot run; npm test runs them
-// outside it (npm run test:packed).
+// phase: rule kit-no-packet-off-machine) the files that install the packed kit run only from npm's cache, which
+// npm run test:packed warms first (conformance/lib/warm-npm-cache.mjs) and then runs them alone (SITE_MCP_PACKED=1).
 const needsRegistry = ['conformance/test/packed-tarball.test.ts', 'conformance/test/action.test.ts'];
-const isolated = process.env.SITE_MCP_NET_ISOLATED === '1';
+const isolated = process.env.SITE_MCP_NET_ISOLATED === '1' && process.env.SITE_MCP_PACKED !== '1';
 
 export default defineConfig({
   test: {

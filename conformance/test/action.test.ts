@@ -1,6 +1,6 @@
 // The GitHub Action (action.yml) as one step: its logic, action/run.sh, run here as a runner would run it. Without the
-// input kit it packs this checkout, installs the tarball with npm (the registry: npm run test:packed, outside the
-// network namespace, as packed-tarball.test.ts) and runs the installed site-mcp conformance against a reference,
+// input kit it packs this checkout, installs the tarball with npm (from npm's cache alone inside the network
+// namespace npm run test:packed gives it, as packed-tarball.test.ts) and runs the installed site-mcp conformance against a reference,
 // writing the reports, the job summary and the step's outputs. A missing input is one sentence and exit 2 before
 // anything is installed. action.yml hands run.sh every input and uploads the report directory even after a failure.
 import { execFile } from 'node:child_process';
@@ -29,7 +29,9 @@ afterAll(async () => {
 function runSh(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // PATH first: npm and node of this test's Node.
-    execFile('bash', [join(repo, 'action/run.sh')], { cwd: dir, timeout: 400_000, env: { PATH: `${join(process.execPath, '..')}:${process.env.PATH}`, HOME: process.env.HOME ?? '', TMPDIR: process.env.TMPDIR ?? tmpdir(), ...env } }, (error, stdout, stderr) => {
+    // In the namespace npm has only its cache (npm_config_offline): conformance/lib/warm-npm-cache.mjs filled it.
+    const offline = process.env.SITE_MCP_NET_ISOLATED === '1' ? { npm_config_offline: 'true' } : {};
+    execFile('bash', [join(repo, 'action/run.sh')], { cwd: dir, timeout: 400_000, env: { PATH: `${join(process.execPath, '..')}:${process.env.PATH}`, HOME: process.env.HOME ?? '', TMPDIR: process.env.TMPDIR ?? tmpdir(), ...offline, ...env } }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
