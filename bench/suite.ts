@@ -7,7 +7,9 @@
 // then the fastest figure against the goal. The reference's store is where the kit puts a throwaway reference's
 // (conformance/lib/scratch-dir.ts: in memory when the machine has room, as in npm test), and the first line says where.
 //
-//   npm run bench -- suite [--parallel 1,2,4|auto] [--repeat 1] [--latency MS] [--cpu-prof DIR] [-- <features/x.feature ...>]
+//   npm run bench -- suite [--parallel 1,2,4|auto] [--repeat 1] [--latency MS] [--protocol ERA|all] [--cpu-prof DIR] [-- <features/x.feature ...>]
+//
+// --protocol is the kit's own (one MCP era, e.g. 2025-11-25, or all, the default); the goals are for one era.
 //
 // --latency MS also runs the suite through a proxy that holds every request MS milliseconds (a target in another
 // region; goal under 30 s at 50 ms), with the kit choosing its parallelism from the round trip it measures
@@ -30,7 +32,7 @@ import { benchArgs } from './lib/args.js';
 const GOAL_SECONDS = 12;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const { values, positionals } = benchArgs(import.meta.url, {
-  options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, 'cpu-prof': { type: 'string' } },
+  options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, protocol: { type: 'string' }, 'cpu-prof': { type: 'string' } },
   allowPositionals: true,
 });
 // 0 stands for auto: the kit chooses from the target's round trip (no --parallel).
@@ -87,7 +89,7 @@ function scenarioTimes(junitFile: string): Run['scenarios'] {
 
 async function conformanceRun(url: string, secret: string, parallel: number, serverPid: number): Promise<Run> {
   const reportDir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-suite-'));
-  const args = ['--import', 'tsx/esm', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', ...(parallel ? ['--parallel', String(parallel)] : []), '--report-dir', reportDir, ...positionals];
+  const args = ['--import', 'tsx/esm', 'conformance/cli.ts', '--url', url, '--fixtures-secret', secret, '--declaration', 'conformance/declarations/reference.yaml', ...(parallel ? ['--parallel', String(parallel)] : []), ...(values.protocol ? ['--protocol', values.protocol] : []), '--report-dir', reportDir, ...positionals];
   const serverCpu0 = cpuSeconds(serverPid);
   const browserCpu0 = descendantsCpuSeconds(serverPid);
   const kitCpu0 = exitedChildrenCpuSeconds();
