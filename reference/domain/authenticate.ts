@@ -22,14 +22,16 @@ export function indexConnection(tx: Transaction, connection: Pick<Connection, 't
 }
 
 export async function authenticateBearer(store: Store, authorization: string | undefined, oauth?: () => Promise<{ edge: { authenticate(store: Store, token: string): Promise<AuthenticatedConnection | null> } }>): Promise<AuthenticatedConnection | null> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) return null;
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (!token) return null;
   // A JWT is an OAuth access token: verified at the edge and bound to one connection by delegation (§5.1).
-  if (oauth && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(match[1]!)) return (await oauth()).edge.authenticate(store, match[1]!);
-  if (!match[1]!.startsWith(TOKEN_PREFIX)) return null;
-  const entry = await store.lookupDirectory('token', hashToken(match[1]!));
+  if (oauth && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return (await oauth()).edge.authenticate(store, token);
+  if (!token.startsWith(TOKEN_PREFIX)) return null;
+  const entry = await store.lookupDirectory('token', hashToken(token));
   if (!entry) return null;
-  const [workspaceId, connectionId] = entry.split(' ') as [string, string];
+  // indexConnection writes the entry as "<workspaceId> <connectionId>".
+  const [workspaceId, connectionId] = entry.split(' ');
+  if (!workspaceId || !connectionId) return null;
   const ws = await store.read(workspaceId);
   const connection = (ws ? entryOf(ws.connections, connectionId) : undefined);
   if (!connection || connection.revokedAt) return null;

@@ -233,14 +233,15 @@ export interface OwnerWording {
  * Who may give a tool access (rules connection-created-by-site-owner-only, pairing-approval-owner-only,
  * pairing-company-wide*): for one website, an owner of it; for the whole company (no website), the company owner.
  */
-export function checkOwnerOf(ws: WorkspaceDoc, userId: string, websiteId: string | null, wording: OwnerWording): void {
+export function checkOwnerOf(ws: WorkspaceDoc, userId: string, websiteId: string | null, wording: OwnerWording): Site | undefined {
   if (websiteId === null) {
     if (ws.ownerUserId !== userId) throw new DomainError('owner_only', wording.companyWide);
-    return;
+    return undefined;
   }
   const site = entryOf(ws.sites, websiteId);
   if (!site) throw new DomainError('not_found', wording.noSite(websiteId));
   if (site.members[userId] !== 'owner') throw new DomainError('owner_only', wording.notOwner);
+  return site;
 }
 
 /** A person editing a site in the app (§1.1): an owner or editor of it (rule service-same-functions-as-app). */

@@ -145,7 +145,7 @@ export class CaptureQueue {
         const idOf = new Map(kept.map((a) => [a.key, a.assetId]));
         kept = kept.map((a) => ({ ...a, key: a.assetId }));
         for (const section of sections) {
-          const content = section.content as { boxes: { kind: string; imageAssetId?: string }[] };
+          const content = section.content;
           content.boxes = content.boxes.filter((b) => b.kind !== 'image' || idOf.has(b.imageAssetId ?? ''));
           for (const box of content.boxes) if (box.imageAssetId) box.imageAssetId = idOf.get(box.imageAssetId);
         }
@@ -159,9 +159,10 @@ export class CaptureQueue {
       if (!target?.captureQueue) return false;
       const at = target.captureQueue.findIndex((q) => q.pageKey === item.pageKey);
       if (at < 0) return false;
+      const queued = target.captureQueue[at];
       const current = target.draft.pages.find((p) => p.key === item.pageKey);
-      if (failed && current && target.captureQueue[at]!.attempts + 1 < MAX_ATTEMPTS) {
-        target.captureQueue[at]!.attempts += 1;
+      if (failed && current && queued && queued.attempts + 1 < MAX_ATTEMPTS) {
+        queued.attempts += 1;
         target.captureQueue.push(...target.captureQueue.splice(at, 1)); // the others first
         return false;
       }

@@ -11,6 +11,9 @@ import type { PortablePage, PortableSite } from './portable-site.js';
 // One box as spec/schemas/section-content.schema.json's `captured` section holds it.
 type CapturedBoxContent = Captured['boxes'][number];
 
+/** A portable section of type `captured`, its content typed as that type's schema holds it. */
+export type CapturedSection = PortablePage['sections'][number] & { type: 'captured'; content: Captured };
+
 const plain = (s: string, max: number) => s.replace(/[<>]/g, '').trim().slice(0, max);
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(Number.isFinite(n) ? n : min)));
 const HREF = /^(https:\/\/[^\s<>"]+|\/[^\s<>"]*|mailto:[^\s<>"]+|tel:[0-9+() -]+)$/;
@@ -65,9 +68,9 @@ export class CapturedAssets {
 }
 
 /** The captured sections of one page: `<page key>/capture-<n>` per region with boxes. */
-export function capturedSections(key: string, capture: PageCapture, siteOrigin: string, slugOf: SlugOf, assets: CapturedAssets): PortablePage['sections'] {
+export function capturedSections(key: string, capture: PageCapture, siteOrigin: string, slugOf: SlugOf, assets: CapturedAssets): CapturedSection[] {
   const width = clamp(capture.width, 1, 4000);
-  const sections: PortablePage['sections'] = [];
+  const sections: CapturedSection[] = [];
   for (const region of capture.regions) {
     const boxes: CapturedBoxContent[] = [];
     for (const box of region.boxes.slice(0, 300)) {

@@ -86,12 +86,11 @@ export async function crawl(start: string, options: { maxPages: number; deadline
   const queue = [new URL(start).href];
   const seen = new Set(queue);
   const result: CrawlResult = { pages: [], failed: [], truncated: false };
-  while (queue.length > 0) {
+  for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
     if (result.pages.length + result.failed.length >= options.maxPages || Date.now() > deadline) {
       result.truncated = true;
       break;
     }
-    const url = queue.shift()!;
     if (url.length > urlMaxCharacters) {
       result.failed.push({ url: `${url.slice(0, 200)}…`, reason: `address longer than ${urlMaxCharacters} characters` });
       continue;

@@ -43,10 +43,10 @@ export class FairQueue {
       if (waitMs !== undefined && Number.isFinite(waitMs)) {
         job.timer = setTimeout(() => {
           const queue = this.#waiting.get(tenant);
-          const at = queue?.indexOf(job) ?? -1;
-          if (at < 0) return;
-          queue!.splice(at, 1);
-          if (queue!.length === 0) this.#waiting.delete(tenant);
+          const at = queue ? queue.indexOf(job) : -1;
+          if (!queue || at < 0) return;
+          queue.splice(at, 1);
+          if (queue.length === 0) this.#waiting.delete(tenant);
           reject(new QueueWaitError(`waited ${waitMs} ms without starting`));
         }, Math.max(0, waitMs));
         job.timer.unref();
@@ -74,17 +74,18 @@ export class FairQueue {
   #next(): void {
     if (this.#running) return;
     let tenant: string | undefined;
+    let queue: Job[] | undefined;
     let servedAt = Number.POSITIVE_INFINITY;
-    for (const waiting of this.#waiting.keys()) {
+    for (const [waiting, jobs] of this.#waiting) {
       const at = this.#served.get(waiting) ?? -1;
-      if (at < servedAt) [tenant, servedAt] = [waiting, at];
+      if (at < servedAt) [tenant, queue, servedAt] = [waiting, jobs, at];
     }
-    if (tenant === undefined) {
+    // A tenant's queue leaves #waiting when it empties, so a chosen queue has a first job.
+    const job = queue?.shift();
+    if (tenant === undefined || !queue || !job) {
       for (const resolve of this.#idle.splice(0)) resolve();
       return;
     }
-    const queue = this.#waiting.get(tenant)!;
-    const job = queue.shift()!;
     if (queue.length === 0) this.#waiting.delete(tenant);
     this.#served.delete(tenant);
     this.#served.set(tenant, (this.#started += 1));

@@ -41,6 +41,12 @@ export interface PairingCapacity {
   maxPendingPerOwner: number;
 }
 
+/** The first item of `items` in iteration order, undefined when there is none. */
+function firstOf<T>(items: Iterable<T>): T | undefined {
+  for (const item of items) return item;
+  return undefined;
+}
+
 /**
  * Refusal of a new pairing while the process already holds the most it will keep in memory (rule
  * pairings-in-memory-capped): without a cap, a flood of starts from many addresses grows memory without bound.
@@ -78,7 +84,7 @@ export class Pairings {
     const { maxPending, maxPendingPerAddress } = this.#capacity;
     const own = this.#unboundOf(address);
     if (own && own.size >= maxPendingPerAddress) {
-      const wait = this.#secondsLeft(own.values().next().value as Pairing, nowMs);
+      const wait = this.#secondsUntilFirstExpires(own, nowMs);
       throw new DomainError('pairing_capacity', `Too many pairings from this address are waiting for approval. Retry after ${wait} seconds.`, { retryAfterSeconds: wait });
     }
     // Every pairing still held counts, decided or not: each one is memory until it expires.
@@ -88,8 +94,9 @@ export class Pairings {
         const held = this.#unboundOf(from);
         if (held && held.size > (heaviest?.size ?? 0)) heaviest = held;
       }
-      if (!heaviest || heaviest.size < (own?.size ?? 0) + 2) throw pairingsFull(this.#secondsLeft(this.#byUserCode.values().next().value as Pairing, nowMs));
-      this.#drop(heaviest.values().next().value as Pairing);
+      const oldest = heaviest && heaviest.size >= (own?.size ?? 0) + 2 ? firstOf(heaviest) : undefined;
+      if (!oldest) throw pairingsFull(this.#secondsUntilFirstExpires(this.#byUserCode.values(), nowMs));
+      this.#drop(oldest);
     }
     const code = () => Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     let userCode = '';
@@ -99,8 +106,8 @@ export class Pairings {
     const pairing: Pairing = { userCode, deviceCodeHash: hash(deviceCode), requested: [...new Set(input.scopes)], admin: Boolean(input.admin), readOnly: Boolean(input.readOnly), status: 'pending', expiresAt: nowMs + LIFETIME_MS, address };
     this.#byUserCode.set(userCode, pairing);
     this.#byDevice.set(pairing.deviceCodeHash, pairing);
-    if (!this.#unboundByAddress.has(address)) this.#unboundByAddress.set(address, new Set());
-    this.#unboundByAddress.get(address)!.add(pairing);
+    const held = this.#unboundByAddress.get(address) ?? new Set<Pairing>();
+    this.#unboundByAddress.set(address, held.add(pairing));
     return { pairing, deviceCode };
   }
 
@@ -188,8 +195,10 @@ export class Pairings {
     return this.#unboundByAddress.get(address);
   }
 
-  #secondsLeft(pairing: Pairing, nowMs: number): number {
-    return Math.max(1, Math.ceil((pairing.expiresAt - nowMs) / 1000));
+  /** Seconds until the first of `pairings` (the oldest: sets and maps keep insertion order) expires; 1 for none. */
+  #secondsUntilFirstExpires(pairings: Iterable<Pairing>, nowMs: number): number {
+    const first = firstOf(pairings);
+    return first ? Math.max(1, Math.ceil((first.expiresAt - nowMs) / 1000)) : 1;
   }
 }
 
@@ -209,16 +218,16 @@ export function approvePairing(ws: WorkspaceDoc, pairing: Pairing, input: { user
   if (pairing.status !== 'pending') throw new DomainError('conflict', `This pairing is ${pairing.status}.`);
   const granted = input.scopes.filter((s) => pairing.requested.includes(s)); // never wider than asked
   if (input.websiteId === null && pairing.admin) throw new DomainError('validation_failed', 'The admin variant needs a website; company-wide approval is refused.');
-  checkOwnerOf(ws, input.userId, input.websiteId, {
+  const site = checkOwnerOf(ws, input.userId, input.websiteId, {
     companyWide: 'Only the company owner can approve a company-wide pairing.',
     noSite: () => 'No such website.',
     notOwner: 'Only an owner of this website can approve a pairing.',
   });
   if (input.websiteId === null && Object.keys(ws.sites).length > 0) throw new DomainError('validation_failed', 'This company has a website: choose which website the pairing is for.');
   if (pairing.readOnly) {
-    if (input.websiteId === null) throw new DomainError('validation_failed', 'A read-only pairing needs a website.');
+    // checkOwnerOf answers the site for a website id, and nothing without one.
+    if (input.websiteId === null || !site) throw new DomainError('validation_failed', 'A read-only pairing needs a website.');
     const token = `smcp_deliver_${randomBytes(32).toString('base64url')}`;
-    const site = ws.sites[input.websiteId]!;
     site.deliveryTokens.push({ tokenHash: hash(token), prefix: token.slice(0, 17), createdAt: now.toISOString() });
     pairing.status = 'approved';
     pairing.grant = { token, websiteId: input.websiteId, scopes: [], kind: 'delivery' };

@@ -33,7 +33,8 @@ export class SlidingWindowLimiter {
     for (const { key, window } of keys) {
       const hits = this.#prune(key, window, nowMs);
       if (hits.length >= window.limit) {
-        const retryAfterMs = hits[0]! + window.windowSeconds * 1000 - nowMs;
+        // The oldest hit in the window leaves it first (none held only under a limit of 0: a whole window).
+        const retryAfterMs = (hits[0] ?? nowMs) + window.windowSeconds * 1000 - nowMs;
         return { refusedKey: key, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)), window };
       }
     }
@@ -57,8 +58,9 @@ export class SlidingWindowLimiter {
     const hits = this.#hits.get(key);
     if (!hits) return [];
     const from = nowMs - window.windowSeconds * 1000;
-    let drop = 0;
-    while (drop < hits.length && hits[drop]! <= from) drop++;
+    // Hits are recorded in time order: the ones at or before `from` are a prefix.
+    const kept = hits.findIndex((at) => at > from);
+    const drop = kept < 0 ? hits.length : kept;
     if (drop > 0) hits.splice(0, drop);
     if (hits.length === 0) this.#hits.delete(key);
     return hits;

@@ -4,7 +4,7 @@
 // the addresses that were checked (no DNS-rebinding window), redirects are followed by hand and each target
 // checked again, bodies are capped and time-bounded.
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -25,6 +25,9 @@ export interface TransportOptions {
   ca?: readonly string[];
 }
 
+/** The answer's headers safeFetch reads: a redirect's target and the body's type. */
+export type TransportHeaders = Pick<IncomingHttpHeaders, 'location' | 'content-type'>;
+
 export interface SafeFetchOptions {
   maxBytes: number;
   timeoutMs: number;
@@ -32,7 +35,7 @@ export interface SafeFetchOptions {
   /** Resolves a hostname to addresses; injectable so tests need no network. */
   resolve?: (hostname: string) => Promise<string[]>;
   /** Performs one HTTP request to an already-checked address; injectable for tests. */
-  transport?: (url: URL, address: string, options: TransportOptions) => Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>;
+  transport?: (url: URL, address: string, options: TransportOptions) => Promise<{ status: number; headers: TransportHeaders; body: Buffer }>;
   /**
    * TEST ONLY — never set by production callers (import_site, migrate_site_from_url) nor by server config.
    * Origins such as `http://localhost:43123` whose URLs skip exactly two checks: the public-address check and
@@ -96,8 +99,7 @@ export function isPublicAddress(address: string): boolean {
   const parsed = ipaddr.parse(address);
   if (parsed.range() !== 'unicast') return false;
   if (parsed instanceof ipaddr.IPv4) return !IPV4_NOT_GLOBAL.some((cidr) => parsed.match(cidr));
-  const v6 = parsed as ipaddr.IPv6;
-  return v6.match(IPV6_GLOBAL) && !IPV6_NOT_GLOBAL.some((cidr) => v6.match(cidr));
+  return parsed.match(IPV6_GLOBAL) && !IPV6_NOT_GLOBAL.some((cidr) => parsed.match(cidr));
 }
 
 function originOf(raw: string): string | undefined {
@@ -125,10 +127,11 @@ export async function checkUrl(raw: string, resolve: (h: string) => Promise<stri
   if (!allowed && url.port && url.port !== '80' && url.port !== '443') throw new UnsafeUrlError('only the default ports are allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = ipaddr.isValid(host) ? [host] : await resolve(host).catch(() => []);
-  if (addresses.length === 0) throw new UnsafeUrlError('the host does not resolve');
+  const [address] = addresses;
+  if (address === undefined) throw new UnsafeUrlError('the host does not resolve');
   const bad = allowed ? undefined : addresses.find((a) => !isPublicAddress(a));
   if (bad) throw new UnsafeUrlError(`the host resolves to a non-public address (${bad})`);
-  return { url, address: addresses[0]!, addresses };
+  return { url, address, addresses };
 }
 
 const familyOf = (address: string) => (ipaddr.IPv6.isValid(address) ? 6 : 4);
@@ -170,7 +173,7 @@ export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, a
       res.on('end', () => {
         if (settled) return;
         settled = true;
-        resolvePromise({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) });
+        resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
       });
       res.on('error', fail);
       res.on('close', () => fail(new UnsafeUrlError('the response was cut off')));

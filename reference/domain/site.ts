@@ -51,8 +51,7 @@ export function findPage(site: Site, pageId: string): Page {
 
 export function findSection(site: Site, sectionId: string): { page: Page; section: Section; index: number } {
   for (const page of site.draft.pages) {
-    const index = page.sections.findIndex((s) => s.sectionId === sectionId);
-    if (index >= 0) return { page, section: page.sections[index]!, index };
+    for (const [index, section] of page.sections.entries()) if (section.sectionId === sectionId) return { page, section, index };
   }
   throw recordNotFound('section', sectionId);
 }
