@@ -26,7 +26,7 @@ export function appEditSectionText(ws: WorkspaceDoc, edit: { userId: string; web
 export function appEditRecord(ws: WorkspaceDoc, edit: { userId: string; websiteId: string; kind: 'product' | 'document'; recordId: string; text: string }, now: Date) {
   const site = checkAppEditor(ws, edit.userId, edit.websiteId);
   const [list, idField, textField] = edit.kind === 'product' ? [site.records.products, 'productId', 'name'] as const : [site.records.documents, 'documentId', 'title'] as const;
-  const record = (list as Record<string, unknown>[]).find((r) => r[idField] === edit.recordId);
+  const record = list.find((r) => r[idField] === edit.recordId);
   if (!record) throw new DomainError('not_found', `No ${edit.kind} "${edit.recordId}" on this website.`);
   record[textField] = edit.text;
   if (edit.kind === 'product') record.revision = Number(record.revision ?? 0) + 1;

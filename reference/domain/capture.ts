@@ -220,7 +220,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
     try {
       b = await launch();
     } catch (error) {
-      throw new CaptureUnavailableError(`no browser could be started (${(error as Error).message.split('\n')[0]})`);
+      throw new CaptureUnavailableError(`no browser could be started (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`);
     }
     clearTimeout(idle);
     // One context and one page serve every capture of this browser (captures run one at a time): making them
@@ -242,7 +242,8 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
       const response = await page.goto(current.mainUrl, { waitUntil: 'load', timeout: CAPTURE_LIMITS.pageTimeoutMs });
       if (!response || response.status() !== 200) throw new Error(`HTTP ${response?.status() ?? 'no answer'}`);
       const { maxBoxes, maxRegions, maxWidth, maxHeight, maxElements } = CAPTURE_LIMITS;
-      const layout = page.evaluate(`(${READ_LAYOUT.trim().replace(/;$/, '')})(${JSON.stringify({ maxBoxes, maxRegions, maxWidth, maxHeight, maxElements })})`) as Promise<{ width: number; regions: CapturedRegion[] }>;
+      // cast: READ_LAYOUT (capture-layout.browser.js) answers this shape, bounded by these limits; capturedSections clamps every number again.
+      const layout = page.evaluate(`(${READ_LAYOUT.trim().replace(/;$/, '')})(${JSON.stringify({ maxBoxes, maxRegions, maxWidth, maxHeight, maxElements })})`) as Promise<Pick<PageCapture, 'width' | 'regions'>>;
       layout.catch(() => undefined); // a late answer after a time-out is dropped, never left unhandled
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the page took too long to lay out')), CAPTURE_LIMITS.layoutTimeoutMs)));

@@ -48,7 +48,7 @@ export class DnsClient {
       await this.#resolver.resolveAny(hostname);
       return true;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code === 'ENOTFOUND') return false;
       if (code === 'ENODATA') return true;
       throw error;
@@ -71,9 +71,14 @@ export class DnsClient {
     try {
       return await fn();
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code === 'ENOTFOUND' || code === 'ENODATA') return [];
       throw error;
     }
   }
+}
+
+/** The `code` of a resolver's error (ENOTFOUND, ENODATA, …); undefined for anything else thrown. */
+function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { newId } from './ids.js';
 import type { Connection, Site, WorkspaceDoc } from './model.js';
 import { newSite, recordChange } from './site.js';
-import { validateSectionContent } from './section-content.js';
+import { isContentNode, validateSectionContent } from './section-content.js';
 import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
 import { toPage, toSection, sectionKeyOf, type PortablePage, type PortableSite } from './portable-site.js';
 import { checkCreatorOwnsWorkspace, checkMergeTarget } from './authorize.js';
@@ -62,15 +62,16 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, n
   return { kept, skipped };
 }
 
-type ImageHolder = Record<string, unknown> & { imageUrl: string };
+/** An object inside section content that names an image by URL, and that URL. */
+interface ContentImage { holder: Record<string, unknown>; url: string }
 
 /** Every object inside the sections' content that names an image by URL (an image section, gallery items, …). */
-function contentImages(pages: PortablePage[]): ImageHolder[] {
-  const found: ImageHolder[] = [];
+function contentImages(pages: PortablePage[]): ContentImage[] {
+  const found: ContentImage[] = [];
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') {
-      if (typeof (value as Record<string, unknown>).imageUrl === 'string') found.push(value as ImageHolder);
+    else if (isContentNode(value)) {
+      if (typeof value.imageUrl === 'string') found.push({ holder: value, url: value.imageUrl });
       Object.values(value).forEach(walk);
     }
   };
@@ -90,28 +91,34 @@ function contentImages(pages: PortablePage[]): ImageHolder[] {
  */
 async function revalidateContentImages(pages: PortablePage[], net: Network, files: AssetFiles, keeping: { batch: AssetBatch; budget?: StorageBudget }) {
   const copy = structuredClone(pages);
-  const holders = contentImages(copy);
-  const fetched = await fetchAssets(holders.map((h, i) => ({ key: `content-image-${i}`, url: h.imageUrl, alt: typeof h.alt === 'string' ? h.alt : '' })), net, files, keeping);
+  const images = contentImages(copy);
+  const fetched = await fetchAssets(images.map(({ holder, url }, i) => ({ key: `content-image-${i}`, url, alt: typeof holder.alt === 'string' ? holder.alt : '' })), net, files, keeping);
   const keptByKey = new Map(fetched.kept.map((a) => [a.key, { ...a, assetId: `image-${createHash('sha256').update(a.url).digest('hex').slice(0, 24)}` }]));
   const kept = new Map<string, Site['draft']['assets'][number]>();
   const dropped = new Set<unknown>();
-  holders.forEach((holder, i) => {
+  images.forEach(({ holder }, i) => {
     const asset = keptByKey.get(`content-image-${i}`);
     if (asset) {
       if (!kept.has(asset.assetId)) kept.set(asset.assetId, { ...asset, key: asset.assetId });
       holder.imageAssetId = asset.assetId;
-      delete (holder as Record<string, unknown>).imageUrl;
+      delete holder.imageUrl;
     } else if (holder.imageAssetId === undefined) dropped.add(holder);
-    else delete (holder as Record<string, unknown>).imageUrl;
+    else delete holder.imageUrl;
   });
   const skipped = fetched.skipped;
   // Nothing dropped: the content was validated on the way in and only how images are named changed.
   if (dropped.size === 0) return { pages: copy, kept: [...kept.values()], skipped };
   const prune = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.filter((v) => !dropped.has(v)).map(prune);
-    if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = prune(v);
+    if (isContentNode(value)) pruneFields(value);
     return value;
   };
+  /** Prunes each field of `node` in place and returns it, typed as it came. */
+  function pruneFields<C extends Record<string, unknown>>(node: C): C {
+    const fields: Record<string, unknown> = node;
+    for (const [k, v] of Object.entries(node)) fields[k] = prune(v);
+    return node;
+  }
   // Defensive: with today's section schemas pruning leaves every section valid (an image section goes whole, a
   // gallery may have no images); a type that gains a minimum is left out here rather than stored invalid.
   const stillValid = (s: { type: string; content: Record<string, unknown> }) => {
@@ -123,7 +130,7 @@ async function revalidateContentImages(pages: PortablePage[], net: Network, file
     }
   };
   const keptParts = <T extends { type: string; content: Record<string, unknown> }>(parts: T[]): T[] =>
-    parts.filter((s) => !dropped.has(s.content)).map((s) => ({ ...s, content: prune(s.content) as T['content'] })).filter(stillValid);
+    parts.filter((s) => !dropped.has(s.content)).map((s) => ({ ...s, content: pruneFields(s.content) })).filter(stillValid);
   for (const page of copy) {
     page.sections = keptParts(page.sections).map((s) => (s.blocks ? { ...s, blocks: keptParts(s.blocks) } : s));
   }
@@ -228,7 +235,13 @@ function buildSite(snapshot: PortableSite, members: Site['members'], now: Date, 
   const site = newSite({ name: snapshot.site.name, businessName, members, now });
   site.draft.pages = snapshot.pages.map(toPage);
   // What a new site was created from is the base of its first merge (rule import-merge-three-way).
-  snapshot.pages.forEach((page, p) => page.sections.forEach((pushed, s) => rememberBase(site, site.draft.pages[p]!.sections[s]!.sectionId, pushed.content)));
+  // toPage makes one page per snapshot page and one section per snapshot section, in order.
+  site.draft.pages.forEach((page, p) =>
+    page.sections.forEach((section, s) => {
+      const pushed = snapshot.pages[p]?.sections[s];
+      if (pushed) rememberBase(site, section.sectionId, pushed.content);
+    }),
+  );
   takeConfig(site, snapshot);
   site.draft.assets = assets;
   site.draft.redirects = structuredClone(snapshot.redirects ?? []);

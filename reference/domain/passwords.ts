@@ -1,8 +1,10 @@
 // Password hashing for the app sign-in page, with Node's scrypt (never hand-rolled).
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+/** Node's scrypt with its default cost parameters, as a promise (promisify loses the overloads' types). */
+function scrypt(password: string, salt: Buffer, keylen: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => scryptCb(password, salt, keylen, (error, key) => (error ? reject(error) : resolve(key))));
+}
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

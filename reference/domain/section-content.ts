@@ -8,17 +8,32 @@ import type { Section, SectionType } from './model.js';
 const ajv = sharedAjv();
 const BASE = 'https://site-mcp.invalid/spec/schemas/section-content.schema.json';
 
+/**
+ * A node of section content that fields are read from and written to: an object by field name, or an array by
+ * position ("items/0/title"), which JavaScript indexes by the same string keys.
+ */
+export function isContentNode(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The schema of `#/$defs/<name>` in the section-content schema, as ajv holds it. */
+function definition(name: string): object | undefined {
+  const schema = ajv.getSchema(`${BASE}#/$defs/${name}`)?.schema;
+  return typeof schema === 'object' && schema !== null ? schema : undefined;
+}
+
 export function sectionTypes(): string[] {
-  const schema = ajv.getSchema(`${BASE}#/$defs/SectionType`)?.schema as { enum?: string[] } | undefined;
-  return schema?.enum ?? [];
+  const schema = definition('SectionType');
+  return schema && 'enum' in schema && Array.isArray(schema.enum) ? schema.enum.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** Every field name a section type's content has at its top level (heading, body, …), in schema order. */
 export function sectionFieldNames(): string[] {
   const names = new Set<string>();
   for (const type of sectionTypes()) {
-    const schema = ajv.getSchema(`${BASE}#/$defs/${type}`)?.schema as { properties?: Record<string, unknown> } | undefined;
-    for (const name of Object.keys(schema?.properties ?? {})) names.add(name);
+    const schema = definition(type);
+    const properties = schema && 'properties' in schema ? schema.properties : undefined;
+    for (const name of isContentNode(properties) ? Object.keys(properties) : []) names.add(name);
   }
   return [...names];
 }
@@ -46,12 +61,13 @@ export function validateSectionContent(type: string, content: unknown): void {
 /** Reads a text field addressed as "heading" or "items/0/title". */
 function locate(content: Record<string, unknown>, field: string): { holder: Record<string, unknown>; key: string } | undefined {
   const parts = field.split('/');
+  const key = parts.pop();
   let holder: unknown = content;
-  for (let i = 0; i < parts.length - 1; i++) {
-    holder = (holder as Record<string, unknown> | unknown[] | undefined)?.[parts[i] as never];
-    if (holder === null || typeof holder !== 'object') return undefined;
+  for (const part of parts) {
+    if (!isContentNode(holder)) return undefined;
+    holder = holder[part];
   }
-  return { holder: holder as Record<string, unknown>, key: parts[parts.length - 1]! };
+  return key !== undefined && isContentNode(holder) ? { holder, key } : undefined;
 }
 
 /**
