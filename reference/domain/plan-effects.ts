@@ -24,7 +24,8 @@ export const sendable = (doc: Record<string, unknown>) => doc.status === 'draft'
 
 /** What an effect reports: a sentence, and the result fields confirm_pending_action's output schema admits (tsc checks them). */
 type Done = { effect: string; result: ConfirmPendingActionOutput['result'] };
-type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, store: Store, tx: Transaction) => Done | Promise<Done>;
+/** `connection` is the plan's own: checkRedeemable refuses any other caller (rule plan-caller-bound). */
+type Effect = (ws: WorkspaceDoc, site: Site, plan: Plan, now: Date, store: Store, tx: Transaction, connection: Connection) => Done | Promise<Done>;
 
 function requirePinned(ok: boolean, planId: string, rule: 'plan-pins-site-revision' | 'plan-pins-product-revision' | 'plan-pins-document-fingerprint'): void {
   if (!ok) throw new DomainError('plan_subject_changed', 'What this plan was reviewed for has changed since; a fresh review is required. Prepare a new plan.', { planId });
@@ -53,6 +54,7 @@ const EFFECTS: Record<PlanKind, Effect> = {
     const invitation = {
       invitationId: newId('inv'),
       email: String(plan.params.email),
+      // cast: only prepare_grant_access makes grant_access plans, and it stores editor or viewer only (rule grant-access-levels).
       level: plan.params.level as 'editor' | 'viewer',
       status: 'pending' as const,
       createdAt: now.toISOString(),
@@ -72,9 +74,9 @@ const EFFECTS: Record<PlanKind, Effect> = {
     ws.outbox.push({ messageId: newId('msg'), kind: 'document', websiteId: site.websiteId, subjectId: documentId, queuedAt: now.toISOString() });
     return { effect: `${String(doc.kind)} marked sent.`, result: { documentId, documentStatus: 'sent' } };
   },
-  create_company: async (ws, _site, plan, now, store, tx) => {
+  create_company: async (ws, _site, plan, now, store, tx, connection) => {
     // Committed with the plan marked redeemed, or not at all (rule company-creation-atomic).
-    const company = await createCompany(store, tx, ws, plan.planId, String(plan.params.companyName), ws.connections[plan.connectionId]!.createdBy, now);
+    const company = await createCompany(store, tx, ws, plan.planId, String(plan.params.companyName), connection.createdBy, now);
     // Reported from the stored company, so the caller (and the suite) sees what was really created.
     return {
       effect: `Company "${company.companyName}" created on plan ${company.plan}.`,
@@ -93,7 +95,7 @@ const EFFECTS: Record<PlanKind, Effect> = {
  */
 export async function redeemPlan(store: Store, ws: WorkspaceDoc, tx: Transaction, connection: Connection, planId: string, websiteId: string | undefined, now: Date) {
   const { plan, site } = checkRedeemable(ws, connection, planId, websiteId, now);
-  const done = await EFFECTS[plan.kind](ws, site, plan, now, store, tx);
+  const done = await EFFECTS[plan.kind](ws, site, plan, now, store, tx, connection);
   plan.status = 'redeemed';
   return { planId: plan.planId, kind: plan.kind, websiteId: plan.websiteId, ...done };
 }
