@@ -22,6 +22,7 @@ export async function createCompany(store: Store, tx: Transaction, anchor: Works
   const id = companyIdForPlan(anchor.id, planId);
   const adopted = await store.read(id);
   if (adopted) return adopted;
+  // cast: the owner is the redeeming connection's creator, a user of the anchor workspace, which never removes a user.
   const owner = anchor.users[ownerUserId]!;
   // Plan free, no credits, no website, no credit reset, no trial, no payment-provider object (the defaults).
   const company: WorkspaceDoc = {

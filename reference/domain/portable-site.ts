@@ -46,6 +46,7 @@ export function toPortableSite(site: Site, now: Date, baseUrl: string) {
       key: String(s.serviceId),
       name: String(s.name),
       ...(s.description ? { description: String(s.description) } : {}),
+      // cast: a stored price is exported as stored; export_site's output check refuses one outside the snapshot schema (rule tool-output-schema).
       ...(s.price ? { price: structuredClone(s.price as { amount: number; currency: string }) } : {}),
       ...(s.durationMinutes ? { durationMinutes: Number(s.durationMinutes) } : {}),
     })),

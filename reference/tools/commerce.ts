@@ -15,8 +15,10 @@ function serviceView(s: Record<string, unknown>): ListServicesOutput['services']
     serviceId: String(s.serviceId),
     name: String(s.name),
     ...(s.description ? { description: String(s.description) } : {}),
+    // cast: a stored price is passed as stored; the output check refuses a stored value outside the schema before commit (rule tool-output-schema).
     ...(s.price ? { price: s.price as Price } : {}),
     ...(s.durationMinutes ? { durationMinutes: Number(s.durationMinutes) } : {}),
+    // cast: a stored status is passed as stored; the output check refuses a stored value outside the schema before commit (rule tool-output-schema).
     status: (s.status as ListServicesOutput['services'][number]['status'] | undefined) ?? 'draft',
   };
 }
@@ -28,6 +30,7 @@ function productView(p: Record<string, unknown>): ListProductsOutput['products']
     ...(p.description ? { description: String(p.description) } : {}),
     status: p.status === 'public' ? 'public' : 'draft',
     revision: Number(p.revision ?? 1),
+    // cast: a stored price is passed as stored; the output check refuses a stored value outside the schema before commit (rule tool-output-schema).
     price: (p.price as Price) ?? { amount: 0, currency: 'EUR' },
   };
 }

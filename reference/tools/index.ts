@@ -52,5 +52,6 @@ const isToolName = (name: string): name is ToolName => Object.hasOwn(handlers, n
  * handler's generated types assume.
  */
 export function handlerFor(table: HandlerTable, name: string): ((ctx: ToolContext) => unknown) | undefined {
+  // cast: the call path validated the arguments and resolved the website as ContextOf<name> types them (see above).
   return isToolName(name) ? (table[name] as (ctx: ToolContext) => unknown) : undefined;
 }

@@ -85,6 +85,7 @@ const publish_site = defineTool('publish_site', async () => {
 
 const confirm_pending_action = defineTool('confirm_pending_action', async (ctx) => {
   const outcome = await ctx.rt.store.transact(ctx.ws.id, (ws, tx) =>
+    // cast: the caller's connection authenticated this call, and a workspace never removes a connection (revoking keeps it).
     redeemPlan(ctx.rt.store, ws, tx, ws.connections[ctx.connection.connectionId]!, ctx.args.planId, ctx.args.websiteId, ctx.now),
   );
   ctx.note(`${outcome.kind} plan confirmed`);

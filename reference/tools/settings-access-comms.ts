@@ -29,6 +29,7 @@ const list_sendable_documents = defineTool('list_sendable_documents', ({ site })
             kind: d.kind,
             number: String(d.number ?? ''),
             title: String(d.title ?? ''),
+            // cast: a stored total is passed as stored; the output check refuses a stored value outside the schema before commit (rule tool-output-schema).
             total: (d.total as { amount: number; currency: string }) ?? { amount: 0, currency: 'EUR' },
             createdAt: String(d.createdAt),
           },

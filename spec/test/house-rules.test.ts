@@ -4,9 +4,10 @@
 // .dependency-cruiser-known-violations.json; a new violation fails here, and so does a listed one that is mended
 // (the list may only shrink: `npx depcruise … --output-type baseline` rewrites it, as the config's header says).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,4 +27,58 @@ describe('house rules (dependency-cruiser)', () => {
     expect([...found].filter((v) => !known.has(v)), 'new violations of the house rules').toEqual([]);
     expect([...known].filter((v) => !found.has(v)), 'mended: remove them from .dependency-cruiser-known-violations.json').toEqual([]);
   }, 60_000);
+});
+
+// AGENTS.md's rule "casts carry their reason", for the reference's core: `reference/tools` and `reference/domain`
+// hold at most CAST_BUDGET type assertions (`x as T`, `<T>x`; `as const` is no assertion) and non-null assertions
+// (`x!`), and each one says why it is safe in a comment on its line or the line above: `// cast: <the invariant>`.
+// Counted with the TypeScript compiler's own parser, so a cast inside a string or comment is never counted.
+const CAST_SCOPE = ['reference/tools', 'reference/domain'];
+const CAST_BUDGET = 40;
+const CAST_REASON = /\/[/*]\s*cast:\s*\S.{8,}/;
+
+interface Assertion { at: string; kind: string; reasoned: boolean }
+
+function assertionsIn(file: string): Assertion[] {
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const lines = text.split('\n');
+  const found: Assertion[] = [];
+  const record = (kind: string, position: number) => {
+    const line = source.getLineAndCharacterOfPosition(position).line;
+    const reasoned = CAST_REASON.test(lines[line] ?? '') || CAST_REASON.test(lines[line - 1] ?? '');
+    found.push({ at: `${relative(repo, file)}:${line + 1}`, kind, reasoned });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isAsExpression(node) && !ts.isConstTypeReference(node.type)) record(`as ${node.type.getText(source)}`, node.type.getStart(source));
+    else if (ts.isTypeAssertionExpression(node) && !ts.isConstTypeReference(node.type)) record(`<${node.type.getText(source)}>`, node.getStart(source));
+    else if (ts.isNonNullExpression(node)) record('!', node.getEnd() - 1);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+describe('house rules (casts in the reference core)', () => {
+  const assertions = CAST_SCOPE.flatMap((dir) => sourceFiles(join(repo, dir))).flatMap(assertionsIn);
+
+  it('reads the files it counts', () => {
+    expect(CAST_SCOPE.flatMap((dir) => sourceFiles(join(repo, dir))).length).toBeGreaterThan(30);
+  });
+
+  it(`holds at most ${CAST_BUDGET} type and non-null assertions in ${CAST_SCOPE.join(' and ')}`, () => {
+    expect(assertions.length, `${assertions.length} assertions:\n${assertions.map((a) => `${a.at} ${a.kind}`).join('\n')}`).toBeLessThanOrEqual(CAST_BUDGET);
+  });
+
+  it('gives each remaining assertion its reason (`// cast: …` on its line or the line above)', () => {
+    expect(assertions.filter((a) => !a.reasoned).map((a) => `${a.at} ${a.kind}`), 'assertions without a `// cast:` reason').toEqual([]);
+  });
 });
