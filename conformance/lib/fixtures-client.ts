@@ -3,6 +3,7 @@
 // prerequisite of the scenario, never a skip.
 import type {
   ConnectionPlans,
+  LimitValues,
   ActivityEntry,
   ActivityList,
   AppEditRequest,
@@ -16,8 +17,11 @@ import type {
 } from '../../generated/schemas/fixtures/fixtures.js';
 import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
 import { recordedFetch } from './transcript.js';
+import { sharedAjv, SPEC_BASE } from '../../spec/index.js';
 
-export type { ActivityEntry, ActivityList, ConnectionRequest, ConnectionView, SiteState, WorkspaceSettingsRequest, WorldRequest, WorldResponse };
+const FIXTURES_SCHEMA = `${SPEC_BASE}schemas/fixtures/fixtures.schema.json`;
+
+export type { ActivityEntry, ActivityList, LimitValues, ConnectionRequest, ConnectionView, SiteState, WorkspaceSettingsRequest, WorldRequest, WorldResponse };
 /** A world answered without passwordsOnDemand: every user has their password. */
 export type WorldWithPasswords = WorldResponse & { users: Record<string, NonNullable<WorldResponse['users'][string]> & { password: string }> };
 /** The connection as created: its view plus the plaintext token, returned this once. */
@@ -100,6 +104,16 @@ export class FixturesClient {
   /** The plans the connection prepared, newest first (optional part connection-plans). */
   connectionPlans(connectionId: string) {
     return this.request<ConnectionPlans>('GET', `/connections/${encodeURIComponent(connectionId)}/plans`);
+  }
+  /**
+   * The target's own values of the limits §8 leaves open, as it enforces them (optional part limits), checked
+   * against the schema's LimitValues: a malformed answer fails the step, as any failed fixture does.
+   */
+  async limits(): Promise<LimitValues> {
+    const answer = await this.request<unknown>('GET', '/limits');
+    const validate = sharedAjv().getSchema(`${FIXTURES_SCHEMA}#/$defs/LimitValues`)!;
+    if (!validate(answer)) throw new FixturesError(200, answer, `fixtures GET /limits answered outside LimitValues (spec/schemas/fixtures/fixtures.schema.json): ${sharedAjv().errorsText(validate.errors)}`);
+    return answer as LimitValues; // just validated against the schema this type is generated from
   }
   activity(connectionId: string) {
     return this.request<ActivityList & { entries: (ActivityEntry & Record<string, unknown>)[] }>('GET', `/connections/${encodeURIComponent(connectionId)}/activity`);

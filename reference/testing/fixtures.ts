@@ -104,7 +104,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
-      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand', 'connection-plans', 'fetch-resolver'],
+      supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand', 'connection-plans', 'fetch-resolver', 'limits'],
     };
   });
 
@@ -172,6 +172,20 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
       .reverse() // the later of two plans made in one millisecond first (the sort is stable)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const answer: F.ConnectionPlans = { plans: plans.map((p) => ({ planId: p.planId, createdAt: p.createdAt, status: p.status, websiteId: p.websiteId })) };
+    ctx.body = answer;
+  });
+
+  // The limits §8 leaves open as this server enforces them (part limits): rt.limits is the composed one, so a
+  // server started with --decision-limits, or a broken server with other limits, answers its own values.
+  router.get('/limits', (ctx) => {
+    const { throttles, importMaxBytes, siteLimitByPlan, imageCreditCost } = rt.limits;
+    const throttle = (name: 'connect_domain' | 'generate_image' | 'create_site') => ({ limit: throttles[name]!.limit, windowSeconds: throttles[name]!.windowSeconds });
+    const answer: F.LimitValues = {
+      throttles: { connect_domain: throttle('connect_domain'), generate_image: throttle('generate_image'), create_site: throttle('create_site') },
+      importMaxBytes: { value: importMaxBytes.value },
+      siteLimitByPlan: { free: siteLimitByPlan.free!, starter: siteLimitByPlan.starter!, business: siteLimitByPlan.business!, agency: siteLimitByPlan.agency! },
+      imageCreditCost: { value: imageCreditCost.value },
+    };
     ctx.body = answer;
   });
 
