@@ -194,10 +194,11 @@ Feature: Domains
 
   @rule:throttle-connect-domain
   Scenario: connect_domain has its own per-workspace throttle
-    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
-    Given the target adopts the decision "limit-values"
+    # The throttle values, the import cap, site limits per plan and the image cost are not shown (§8): the target's
+    # own (fixtures part limits), or ours (spec/limits.json) when it adopts limit-values.
+    Given the target's limit values are known
     Given the hostname "{{host:shop}}" exists in DNS
-    When "agent" calls "connect_domain" 10 times with:
+    When "agent" calls "connect_domain" {{limit:throttles.connect_domain.limit}} times with:
       """
       { "hostname": "{{host:shop}}" }
       """

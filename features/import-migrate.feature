@@ -30,9 +30,10 @@ Feature: Import and migration
 
   @rule:import-site-size-cap
   Scenario: A snapshot over the size cap is refused and creates nothing
-    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
-    Given the target adopts the decision "limit-values"
-    When "agent" calls "import_site" with a snapshot of 5300000 bytes
+    # The throttle values, the import cap, site limits per plan and the image cost are not shown (§8): the target's
+    # own (fixtures part limits), or ours (spec/limits.json) when it adopts limit-values.
+    Given the target's limit values are known
+    When "agent" calls "import_site" with a snapshot of {{limit:importMaxBytes.value+1}} bytes
     Then the call fails with "over_cap"
     When "agent" calls "list_sites"
     Then the data at "/sites" has 1 items
@@ -220,16 +221,20 @@ Feature: Import and migration
 
   @rule:throttle-create-site @rule:import-site-site-limit
   Scenario: create_site has its own per-workspace throttle, and imports respect the site limit
-    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
-    Given the target adopts the decision "limit-values"
+    # The throttle values, the import cap, site limits per plan and the image cost are not shown (§8): the target's
+    # own (fixtures part limits), or ours (spec/limits.json) when it adopts limit-values.
+    Given the target's limit values are known
+    # The throttle is reached before the business plan's site limit, and the sites made by then are more than the
+    # free plan allows.
+    And the target's limit values allow this scenario: {{limit:throttles.create_site.limit+2}} <= {{limit:siteLimitByPlan.business}}, {{limit:siteLimitByPlan.free}} <= {{limit:throttles.create_site.limit+1}}
     Given "olive" has a connection "ws" to "main" with scopes "workspace:write, content:write"
-    When "ws" calls "create_site" 5 times with:
+    When "ws" calls "create_site" {{limit:throttles.create_site.limit}} times with:
       """
       { "businessName": "Another" }
       """
     And "ws" calls "create_site" with:
       """
-      { "businessName": "Sixth" }
+      { "businessName": "One more" }
       """
     Then the call fails with "throttled"
     When the workspace of "olive" changes settings:

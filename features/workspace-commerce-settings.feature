@@ -24,16 +24,25 @@ Feature: Workspace, commerce, settings, communications and AI images
       { "businessName": "Olive Catering", "websiteId": "{{site:main}}" }
       """
     Then the call fails with "validation_failed"
-    # The starter plan's site count (3) is our decision (§8 "not shown").
-    Given the target adopts the decision "limit-values"
-    When "agent" calls "create_site" with:
+    # The starter plan's site count is not shown (§8): the target's own (fixtures part limits), or ours (3) when it
+    # adopts limit-values. "main" and "Olive Catering" are two sites; fillers, each in a throttle window of its own,
+    # leave one slot, which the next site takes; the one after is over the limit.
+    Given the target's limit values are known
+    And the target's limit values allow this scenario: 3 <= {{limit:siteLimitByPlan.starter}}
+    When "agent" calls "create_site" {{limit:siteLimitByPlan.starter-3}} times, a throttle window apart, with:
       """
-      { "businessName": "Third" }
+      { "businessName": "Filler" }
+      """
+    And the clock of the workspace of "olive" advances {{limit:throttles.create_site.windowSeconds+1}} seconds
+    And "agent" calls "create_site" with:
+      """
+      { "businessName": "The last slot" }
       """
     Then the call succeeds
-    When "agent" calls "create_site" with:
+    When the clock of the workspace of "olive" advances {{limit:throttles.create_site.windowSeconds+1}} seconds
+    And "agent" calls "create_site" with:
       """
-      { "businessName": "Fourth" }
+      { "businessName": "One too many" }
       """
     Then the call fails with "site_limit_reached"
 
@@ -112,29 +121,33 @@ Feature: Workspace, commerce, settings, communications and AI images
     Then the call fails with "insufficient_credits"
     And the activity of "agent" has an entry for "generate_image" with code "insufficient_credits"
     And the last activity entry of "agent" for "generate_image" records 0 credits spent
-    # What one image costs is our decision (§8 "not shown").
-    Given the target adopts the decision "limit-values"
+    # What one image costs is not shown (§8): the target's own (fixtures part limits), or ours (1) when it adopts
+    # limit-values. A new throttle window, so the calls before do not count.
+    Given the target's limit values are known
     When the workspace of "olive" changes settings:
       """
-      { "credits": 1 }
+      { "credits": {{limit:imageCreditCost.value}} }
       """
+    And the clock of the workspace of "olive" advances {{limit:throttles.generate_image.windowSeconds+1}} seconds
     And "agent" calls "generate_image" with:
       """
       { "prompt": "The last loaf" }
       """
     Then the call succeeds
-    And the data at "/creditsSpent" equals "1"
+    And the data at "/creditsSpent" equals "{{limit:imageCreditCost.value}}"
     And the data at "/creditsRemaining" equals "0"
 
   @rule:throttle-generate-image @rule:generate-image-brand-consistent
   Scenario: generate_image is throttled per workspace, and images follow the brand palette
-    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
-    Given the target adopts the decision "limit-values"
+    # The throttle values, the import cap, site limits per plan and the image cost are not shown (§8): the target's
+    # own (fixtures part limits), or ours (spec/limits.json) when it adopts limit-values.
+    Given the target's limit values are known
+    # Credits for five times the images the throttle lets through (50 with ours), so only the throttle refuses.
     When the workspace of "olive" changes settings:
       """
-      { "credits": 50 }
+      { "credits": {{limit:throttles.generate_image.limit*imageCreditCost.value*5}} }
       """
-    And "agent" calls "generate_image" 10 times with:
+    And "agent" calls "generate_image" {{limit:throttles.generate_image.limit}} times with:
       """
       { "prompt": "Bread in the morning light" }
       """
@@ -143,7 +156,7 @@ Feature: Workspace, commerce, settings, communications and AI images
       { "prompt": "One more" }
       """
     Then the call fails with "throttled"
-    When the clock of the workspace of "olive" advances 61 seconds
+    When the clock of the workspace of "olive" advances {{limit:throttles.generate_image.windowSeconds+1}} seconds
     And "agent" calls "generate_image" with:
       """
       { "prompt": "A cake" }
@@ -176,23 +189,36 @@ Feature: Workspace, commerce, settings, communications and AI images
 
   @rule:create-site-limit-twice @rule:generate-image-balance-never-negative
   Scenario: Concurrent calls never take more than the last site slot or the last credits
-    # The throttle values, the import cap, site limits per plan and the image cost are our decisions (§8 "not shown").
-    Given the target adopts the decision "limit-values"
+    # The throttle values, the import cap, site limits per plan and the image cost are not shown (§8): the target's
+    # own (fixtures part limits), or ours (spec/limits.json) when it adopts limit-values.
+    Given the target's limit values are known
+    # "main" and fillers, each in a throttle window of its own, leave the starter plan one site slot; as many
+    # create_site calls at once as the throttle lets through race for it. A race needs two of them.
+    And the target's limit values allow this scenario: 2 <= {{limit:siteLimitByPlan.starter}}, 2 <= {{limit:throttles.create_site.limit}}
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, workspace:write, ai:generate"
     When the workspace of "olive" changes settings:
       """
-      { "credits": 2 }
+      { "credits": {{limit:imageCreditCost.value*2}} }
       """
-    And "ws" calls "create_site" 5 times with:
+    And "ws" calls "create_site" {{limit:siteLimitByPlan.starter-2}} times, a throttle window apart, with:
+      """
+      { "businessName": "Filler" }
+      """
+    And the clock of the workspace of "olive" advances {{limit:throttles.create_site.windowSeconds+1}} seconds
+    And "ws" calls "create_site" {{limit:throttles.create_site.limit}} times with:
       """
       { "businessName": "Race" }
       """
     And "ws" calls "list_sites"
-    Then the data at "/sites" has 3 items
-    When "ws" calls "generate_image" 6 times with:
+    Then the data at "/sites" has {{limit:siteLimitByPlan.starter}} items
+    And the workspace of "olive" has {{limit:siteLimitByPlan.starter}} websites
+    # The credits pay for two images; as many calls at once as the throttle lets through race for them (three or more).
+    Given the target's limit values allow this scenario: 3 <= {{limit:throttles.generate_image.limit}}
+    When "ws" calls "generate_image" {{limit:throttles.generate_image.limit}} times with:
       """
       { "websiteId": "{{site:main}}", "prompt": "A loaf of bread" }
       """
+    And the clock of the workspace of "olive" advances {{limit:throttles.generate_image.windowSeconds+1}} seconds
     And "ws" calls "generate_image" with:
       """
       { "websiteId": "{{site:main}}", "prompt": "One more" }

@@ -6,6 +6,7 @@ import { FixturesError, fixturesSupport, type ConnectionCreated, type Connection
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { adopts, declaredNotImplemented, learnSectionVocabulary, NotDeclared, NotImplemented, sectionVocabulary } from '../../conformance/lib/declaration.js';
+import { targetLimitValues } from '../../conformance/lib/limit-values.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -19,6 +20,26 @@ Given('the target offers {string}', function (this: SiteWorld, part: string) {
 
 Given('the target adopts the decision {string}', function (this: SiteWorld, rule: string) {
   if (!adopts(rule)) throw new NotDeclared(`${rule} (adopts)`);
+});
+
+// The values of the limits §8 does not show (throttles, site count per plan, import cap, image cost), for the
+// {{limit:…}} placeholders after it: ours for a target that adopts limit-values, else the target's own from its
+// fixtures (part limits); without either the rest of the scenario is not checked (conformance/lib/limit-values.ts).
+Given('the target\'s limit values are known', async function (this: SiteWorld) {
+  this.limitValues = await targetLimitValues(this.fixtures);
+});
+
+// A scenario shows its rule only with limit values in some relation (a race needs a throttle of two or more, a
+// throttle must be reached before the site limit): "A <= B, C < D", each side a count ({{limit:…}} or an integer).
+// Values that do not allow it leave the scenario nothing to show: the rest is not checked, never failed.
+Given(/^the target's limit values allow this scenario: (.+)$/, function (this: SiteWorld, conditions: string) {
+  for (const condition of conditions.split(',')) {
+    const match = /^\s*(\S+)\s*(<=|<)\s*(\S+)\s*$/.exec(condition);
+    if (!match) throw new Error(`"${condition}" is not a condition of the form A <= B or A < B`);
+    const [, left, op, right] = match as unknown as [string, string, string, string];
+    const [a, b] = [this.count(left), this.count(right)];
+    if (!(op === '<' ? a < b : a <= b)) throw new NotDeclared(`limit values this scenario can show its rule with (${condition.trim()}: ${a} ${op} ${b} is false with the target's values)`);
+  }
 });
 
 // A target that serves passwords on demand hashes a password only for the users a scenario signs in as
@@ -103,11 +124,11 @@ When('{string} loses access to {string}', async function (this: SiteWorld, user:
 });
 
 When('the workspace of {string} changes settings:', async function (this: SiteWorld, user: string, doc: string) {
-  await this.fixtures.settings(this.user(user).workspaceId, JSON.parse(doc) as WorkspaceSettingsRequest);
+  await this.fixtures.settings(this.user(user).workspaceId, JSON.parse(this.resolve(doc)) as WorkspaceSettingsRequest);
 });
 
-When('the clock of the workspace of {string} advances {int} seconds', async function (this: SiteWorld, user: string, seconds: number) {
-  await this.fixtures.advanceClock(this.user(user).workspaceId, seconds);
+When('the clock of the workspace of {string} advances {count} seconds', async function (this: SiteWorld, user: string, seconds: string) {
+  await this.fixtures.advanceClock(this.user(user).workspaceId, this.count(seconds));
 });
 
 When('the clock of the workspace of {string} advances {int} days', async function (this: SiteWorld, user: string, days: number) {

@@ -73,15 +73,29 @@ async function repeat(world: SiteWorld, name: string, tool: string, times: numbe
   }
 }
 
-When('{string} calls {string} {int} times', async function (this: SiteWorld, name: string, tool: string, times: number) {
-  await repeat(this, name, tool, times, {});
+When('{string} calls {string} {count} times', async function (this: SiteWorld, name: string, tool: string, times: string) {
+  await repeat(this, name, tool, this.count(times), {});
 });
 
-When('{string} calls {string} {int} times with:', async function (this: SiteWorld, name: string, tool: string, times: number, doc: string) {
-  await repeat(this, name, tool, times, args(this, doc));
+When('{string} calls {string} {count} times with:', async function (this: SiteWorld, name: string, tool: string, times: string, doc: string) {
+  await repeat(this, name, tool, this.count(times), args(this, doc));
 });
 
-When('{string} calls {string} with a snapshot of {int} bytes', async function (this: SiteWorld, name: string, tool: string, bytes: number) {
+// One call after another, each in a throttle window of its own: the clock of the connection's workspace advances past
+// the tool's throttle window (the target's limit values) before each, so a scenario can fill a workspace up to a
+// limit whatever the target's throttle of that tool (rules throttle-create-site, create-site-limit-twice).
+When('{string} calls {string} {count} times, a throttle window apart, with:', async function (this: SiteWorld, name: string, tool: string, times: string, doc: string) {
+  const window = this.limitValue(`throttles.${tool}.windowSeconds`);
+  const workspaceId = this.user(this.connection(name).userKey).workspaceId;
+  const callArgs = args(this, doc);
+  for (let done = 0; done < this.count(times); done++) {
+    await this.fixtures.advanceClock(workspaceId, window + 1);
+    await call(this, name, tool, callArgs);
+  }
+});
+
+When('{string} calls {string} with a snapshot of {count} bytes', async function (this: SiteWorld, name: string, tool: string, size: string) {
+  const bytes = this.count(size);
   const filler = 'x'.repeat(8000);
   const items = Array.from({ length: Math.ceil(bytes / 8000) }, (_, i) => ({ n: i, text: filler }));
   const snapshot = { format: 'PortableSiteV1', site: { name: 'Big' }, pages: [], collections: [{ key: 'big', name: 'Big', items }] };
@@ -170,7 +184,8 @@ Then('the data has the fields {string}', function (this: SiteWorld, fields: stri
   }
 });
 
-Then('the data at {string} has {int} items', function (this: SiteWorld, pathText: string, count: number) {
+Then('the data at {string} has {count} items', function (this: SiteWorld, pathText: string, items: string) {
+  const count = this.count(items);
   const path = this.resolve(pathText);
   const at = checkableOutput(this, path);
   if (at === undefined) return;

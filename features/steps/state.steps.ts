@@ -200,6 +200,20 @@ Then('{string} owns exactly one company named {string}: plan free, no credits, n
   assert.deepEqual({ plan, credits, websites, trial, monthlyCreditReset, paymentProviderObject }, { plan: 'free', credits: 0, websites: 0, trial: false, monthlyCreditReset: false, paymentProviderObject: false });
 });
 
+// How many websites a workspace has, as the app's account page shows it (fixtures companies): what a race for the
+// last site slot left, read without list_sites' output fields, which the source does not name (rule
+// create-site-limit-twice). A target whose handshake does not list companies has it reported as not checked.
+Then('the workspace of {string} has {count} websites', async function (this: SiteWorld, user: string, count: string) {
+  if (!fixturesSupport('companies')) {
+    this.notChecked('the websites of a workspace (fixtures part companies)');
+    return;
+  }
+  const { userId, workspaceId } = this.user(user);
+  const company = (await this.fixtures.companies(userId)).companies.find((c) => c.workspaceId === workspaceId);
+  assert.ok(company, `the companies of ${user} do not list the workspace ${workspaceId}`);
+  assert.equal(company.websites, this.count(count), `the workspace of ${user} has ${company.websites} websites`);
+});
+
 // ── connections as the Developers page shows them ───────────────────────────────────────────────────────
 
 Then('the connection view of {string} shows preset {string}', async function (this: SiteWorld, name: string, label: string) {

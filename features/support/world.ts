@@ -14,8 +14,12 @@
 //   machine (conformance/lib/network.ts), else the step is not checked
 //   {{decision:<rule-id>:<value>}}: a value of one of our decision rules (the source does not give it); it
 //   resolves only when the target's declaration adopts that rule, else the step is not checked (NotDeclared)
-import { After, Before, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
-import { FixturesClient, fixturesSupport, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
+//   {{limit:<path>}}: one of the target's values of the limits §8 leaves open (LimitValues of the fixtures schema:
+//   throttles.create_site.limit, importMaxBytes.value, siteLimitByPlan.starter, imageCreditCost.value, …), known
+//   after the step `Given the target's limit values are known`; `+`, `-` and `*` join such paths and integers
+//   ({{limit:siteLimitByPlan.starter-2}}, {{limit:imageCreditCost.value*2}}; `*` before `+` and `-`)
+import { After, Before, defineParameterType, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
+import { FixturesClient, fixturesSupport, type LimitValues, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { activeEra, type Envelope, type HttpAnswer, type McpConnection } from '../../conformance/lib/mcp-client.js';
 import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
 import { canaryFromEnvironment, canaryListens, canaryPath, canaryUrl, CANARY_VECTORS, type CanaryVector } from '../../conformance/lib/canary.js';
@@ -65,6 +69,8 @@ export class SiteWorld extends World {
   readonly startedAt = Date.now();
   /** Every HTTP exchange of this scenario's steps, for the transcript of a failed step (support/transcript.ts). */
   readonly exchanges = new ExchangeLog();
+  /** The limit values {{limit:…}} reads: ours or the target's (`Given the target's limit values are known`). */
+  limitValues: LimitValues | undefined;
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -122,6 +128,31 @@ export class SiteWorld extends World {
   /** A random token of lower-case letters and digits from the scenario's seeded PRNG. */
   randomWord(length = 8): string {
     return Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(this.random() * 36)]).join('');
+  }
+
+  /** A count a step was given: an integer, or a {{limit:…}} placeholder that resolves to one. */
+  count(text: string): number {
+    const value = Number(this.resolve(text));
+    if (!Number.isInteger(value)) throw new Error(`${text} is not a whole number (${value})`);
+    return value;
+  }
+
+  /** {{limit:<expression>}}: paths into the limit values and integers joined by +, - and * (rule limit-values). */
+  limitValue(expression: string): number {
+    const values = this.limitValues;
+    if (!values) throw new Error(`{{limit:${expression}}} needs the step "Given the target's limit values are known" before it`);
+    const operand = (text: string): number => {
+      const word = text.trim();
+      if (/^\d+$/.test(word)) return Number(word);
+      const found = word.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], values);
+      if (typeof found !== 'number') throw new Error(`{{limit:${expression}}}: ${word} names no number of the limit values (${JSON.stringify(values)})`);
+      return found;
+    };
+    const product = (term: string) => term.split('*').map(operand).reduce((a, b) => a * b, 1);
+    const [first, ...rest] = expression.split(/([+-])/);
+    let total = product(first!);
+    for (let i = 0; i < rest.length; i += 2) total += (rest[i] === '+' ? 1 : -1) * product(rest[i + 1]!);
+    return total;
   }
 
   resolve(text: string): string {
@@ -201,6 +232,8 @@ export class SiteWorld extends World {
           if (!adopts(rule!)) throw new NotDeclared(`${rule} (adopts)`);
           return value.join(':');
         }
+        case 'limit':
+          return String(this.limitValue(need(ref, 'expression')));
         case 'type':
           return sectionVocabulary('types', ref!);
         case 'field':
@@ -215,6 +248,10 @@ export class SiteWorld extends World {
 }
 
 setWorldConstructor(SiteWorld);
+
+// A count in a step's text: an integer, or {{limit:…}} for one that comes from the target's limit values. The step
+// resolves it (world.count), so a value the target did not make known stops the scenario as not checked.
+defineParameterType({ name: 'count', regexp: /\d+|\{\{limit:[^}]+\}\}/, transformer: (text: string) => text });
 
 // The same scenario in another protocol era of the run draws other random data (its hosts, tokens and names would
 // otherwise meet the first era's in the target and the kit's DNS zone and website); the 2025-11-25 era draws what
