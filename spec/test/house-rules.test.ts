@@ -32,9 +32,10 @@ describe('house rules (dependency-cruiser)', () => {
 // AGENTS.md's rule "casts carry their reason", for the reference's core: `reference/tools` and `reference/domain`
 // hold at most CAST_BUDGET type assertions (`x as T`, `<T>x`; `as const` is no assertion) and non-null assertions
 // (`x!`), and each one says why it is safe in a comment on its line or the line above: `// cast: <the invariant>`.
-// Counted with the TypeScript compiler's own parser, so a cast inside a string or comment is never counted.
+// Counted with the TypeScript compiler's own parser, so a cast inside a string or comment is never counted. The
+// budget is the count today: it may only go down.
 const CAST_SCOPE = ['reference/tools', 'reference/domain'];
-const CAST_BUDGET = 40;
+const CAST_BUDGET = 14;
 const CAST_REASON = /\/[/*]\s*cast:\s*\S.{8,}/;
 
 interface Assertion { at: string; kind: string; reasoned: boolean }
