@@ -5,7 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server as HttpServer } from 'node:http';
-import { Runtime, type Config } from './runtime.js';
+import { limits, Runtime } from './runtime.js';
 import { mcpHandler } from './mcp/mount.js';
 import { hostCheck } from './http/host-check.js';
 import { publicSiteHandler } from './http/public-site.js';
@@ -17,7 +17,7 @@ import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
 import type { Store, StoreHooks } from './store/store.js';
 import { CALL_STEPS, type CallStep } from './mcp/pipeline.js';
-import { productionServices, type Services } from './services.js';
+import { productionServices, type Config, type Services } from './services.js';
 import { handlers } from './tools/index.js';
 import type { HandlerTable } from './tools/types.js';
 
@@ -106,7 +106,7 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
 }
 
 export async function startServer(config: Config, ...compositions: Composition[]): Promise<RunningServer> {
-  const services = compositions.reduce((s, c) => c.services?.(s) ?? s, productionServices(config));
+  const services = compositions.reduce((s, c) => c.services?.(s) ?? s, productionServices(config, limits));
   const composedHandlers = compositions.reduce((table, c) => c.handlers?.(table) ?? table, handlers);
   const callSteps = compositions.reduce((steps, c) => c.callSteps?.(steps) ?? steps, CALL_STEPS);
   const store = (opened: Store) => compositions.reduce((s, c) => c.store?.(s) ?? s, opened);

@@ -12,7 +12,8 @@ import type { DnsClient } from './domain/dns.js';
 import type { ImageProvider } from './domain/image-provider.js';
 import type { CaptureEngine } from './domain/capture.js';
 import { CaptureQueue } from './domain/capture-queue.js';
-import type { Network, Services } from './services.js';
+import type { Config, Services } from './services.js';
+import type { Network } from './domain/safe-fetch.js';
 import type { HandlerTable } from './tools/types.js';
 import type { CallStep } from './mcp/pipeline.js';
 import { Pairings } from './domain/pairing.js';
@@ -61,26 +62,6 @@ export function loadCatalogue(): Map<string, CatalogueEntry> {
   return catalogue;
 }
 
-export interface Config {
-  dataDir: string;
-  host: string;
-  port: number;
-  /** Public base URL; derived from the bound address when not set. */
-  baseUrl?: string;
-  /** Extra Host header values accepted besides the bound address (DNS-rebinding protection). */
-  allowedHosts: string[];
-  /** DNS server for domain verification (host or host:port); the system resolver when unset. */
-  dnsServer?: string;
-  /** Replaces the standard rate limits; only benchmarks set it, to measure the checked path without refusals. */
-  rateLimitsOverride?: Limits['rateLimits'];
-  /**
-   * The Chromium executable of visual capture (migrate_site_from_url); null turns capture off, unset means
-   * /usr/bin/chromium-headless-shell or else /usr/bin/chromium, whichever exists first (services.ts). Without a browser every migration is typed (rule migrate-capture-then-typed).
-   */
-  chromium?: string | null;
-  /** How long the capture queue waits after a migration before it captures the pages beyond the allowance (default 10 s: the migration's caller reads its result first). */
-  captureQueueDelayMs?: number;
-}
 
 /**
  * The limits that are our decisions (spec/limits.json entries marked decision); the source fixes the rest. Test

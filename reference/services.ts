@@ -1,21 +1,15 @@
 // The services one server process is composed with: a plain record, made once at start-up. productionServices()
 // gives production's; a Composition (reference/app.ts) may replace or decorate any of them before the server
 // starts: test mode (reference/testing/) decorates them with the fixtures protocol's seams, a test passes fakes.
-// No spec parsing here: the limits come from runtime.ts.
-import type { Config, Limits } from './runtime.js';
-import { limits as specLimits } from './runtime.js';
+// No spec parsing here: the limits spec/limits.json gives come from the composition (app.ts, from runtime.ts).
+import type { Limits } from '../spec/index.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { DnsClient } from './domain/dns.js';
 import { svgBrandProvider, type ImageProvider } from './domain/image-provider.js';
-import type { SafeFetchOptions } from './domain/safe-fetch.js';
+import type { Network } from './domain/safe-fetch.js';
 import { existsSync } from 'node:fs';
 import { chromiumCapture, type CaptureEngine } from './domain/capture.js';
 
-/**
- * How imports and migrations reach the web: the system resolver and real HTTP unless `resolve`/`transport`
- * replace them; `allowOrigins` is empty and `allowCertificates` absent in production (see SafeFetchOptions).
- */
-export type Network = Pick<SafeFetchOptions, 'resolve' | 'transport' | 'allowOrigins' | 'allowCertificates'>;
 
 export interface Services {
   /** Time per workspace (domain/clock.ts). */
@@ -35,7 +29,29 @@ export interface Services {
   capture: CaptureEngine | null;
 }
 
-export function productionServices(config: Config): Services {
+/** How one server process is started: its flags (main.ts) or a test's choices. */
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Public base URL; derived from the bound address when not set. */
+  baseUrl?: string;
+  /** Extra Host header values accepted besides the bound address (DNS-rebinding protection). */
+  allowedHosts: string[];
+  /** DNS server for domain verification (host or host:port); the system resolver when unset. */
+  dnsServer?: string;
+  /** Replaces the standard rate limits; only benchmarks set it, to measure the checked path without refusals. */
+  rateLimitsOverride?: Limits['rateLimits'];
+  /**
+   * The Chromium executable of visual capture (migrate_site_from_url); null turns capture off, unset means
+   * /usr/bin/chromium-headless-shell or else /usr/bin/chromium, whichever exists first (services.ts). Without a browser every migration is typed (rule migrate-capture-then-typed).
+   */
+  chromium?: string | null;
+  /** How long the capture queue waits after a migration before it captures the pages beyond the allowance (default 10 s: the migration's caller reads its result first). */
+  captureQueueDelayMs?: number;
+}
+
+export function productionServices(config: Config, specLimits: Limits): Services {
   const dns = new DnsClient();
   dns.useServer(config.dnsServer);
   return {

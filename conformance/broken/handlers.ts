@@ -28,10 +28,10 @@ export const replaceAnyRevision: HandlerOf<'replace_section_content'> = (ctx) =>
   handlers.replace_section_content({ ...ctx, args: { ...ctx.args, clientRev: findSection(ctx.site, ctx.args.sectionId).section.rev } });
 
 /** create-site-limit-twice: create_site checks the site limit at the gate only, not again inside its write. */
-export const createSiteCheckedOnce = defineTool('create_site', async ({ rt, ws, connection, args, note, now }) => {
+export const createSiteCheckedOnce = defineTool('create_site', async ({ store, limits, baseUrl, ws, connection, args, note, now }) => {
   checkCreatorOwnsWorkspace(ws, connection);
-  checkSiteLimit(rt.limits, ws);
-  const site = await rt.store.transact(ws.id, (fresh, tx) => {
+  checkSiteLimit(limits, ws);
+  const site = await store.transact(ws.id, (fresh, tx) => {
     const created = newSite({ name: args.businessName, businessName: args.businessName, members: { [connection.createdBy]: 'owner' }, now });
     recordChange(created, now, 'site-created', 'Empty site created');
     fresh.sites[created.websiteId] = created;
@@ -39,7 +39,7 @@ export const createSiteCheckedOnce = defineTool('create_site', async ({ rt, ws, 
     return created;
   });
   note('site created');
-  return { websiteId: site.websiteId, editorUrl: editorUrl(rt.baseUrl, site.websiteId), status: 'unpublished' as const };
+  return { websiteId: site.websiteId, editorUrl: editorUrl(baseUrl, site.websiteId), status: 'unpublished' as const };
 });
 
 /**
@@ -48,7 +48,7 @@ export const createSiteCheckedOnce = defineTool('create_site', async ({ rt, ws, 
  */
 export const createStarterSite: HandlerOf<'create_site'> = async (ctx) => {
   const created = await handlers.create_site(ctx);
-  await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+  await ctx.store.transact(ctx.ws.id, (ws) => {
     const site = ws.sites[created.websiteId];
     if (site) inventContent(site, ctx.now);
   });
@@ -95,12 +95,12 @@ type Alter = (plan: Plan, ws: WorkspaceDoc, ctx: ContextOf<'confirm_pending_acti
 
 function confirmAfter(alter: Alter): HandlerOf<'confirm_pending_action'> {
   return async (ctx) => {
-    const undo = await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    const undo = await ctx.store.transact(ctx.ws.id, (ws) => {
       const plan = entryOf(ws.plans, ctx.args.planId);
       return plan ? alter(plan, ws, ctx) : undefined;
     });
     const answer = await handlers.confirm_pending_action(ctx);
-    if (undo) await ctx.rt.store.transact(ctx.ws.id, undo);
+    if (undo) await ctx.store.transact(ctx.ws.id, undo);
     return answer;
   };
 }
@@ -148,7 +148,7 @@ export const confirmAccessAsAnyMember = confirmAfter((plan, ws, ctx) => {
 export const mergeWithoutBases: HandlerOf<'import_site'> = async (ctx) => {
   const targetId = ctx.args.mergeIntoWebsiteId;
   if (targetId) {
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       const site = entryOf(ws.sites, targetId);
       if (site) delete site.syncBases;
     });
@@ -165,7 +165,7 @@ export const mergeTakesConfig: HandlerOf<'import_site'> = async (ctx) => {
   const answer = await handlers.import_site(ctx);
   const targetId = ctx.args.mergeIntoWebsiteId;
   if (targetId) {
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       const site = entryOf(ws.sites, targetId);
       if (site) takeConfig(site, ctx.args.snapshot);
     });
@@ -196,8 +196,8 @@ export const chargeUndelivered: HandlerOf<'generate_image'> = async (ctx) => {
     return await handlers.generate_image(ctx);
   } catch (error) {
     if (error instanceof DomainError && error.code === 'operation_failed') {
-      const cost = ctx.rt.limits.imageCreditCost.value;
-      await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.credits -= cost));
+      const cost = ctx.limits.imageCreditCost.value;
+      await ctx.store.transact(ctx.ws.id, (ws) => void (ws.credits -= cost));
       ctx.note('credits charged before delivery', { creditsSpent: cost });
     }
     throw error;
@@ -214,9 +214,9 @@ export const consentAsFirstSeen: HandlerOf<'generate_image'> = async (ctx) => {
   const first = consentSeen.get(ctx.ws.id) ?? actual;
   consentSeen.set(ctx.ws.id, first);
   if (first === actual) return handlers.generate_image(ctx);
-  await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.aiConsent = first));
+  await ctx.store.transact(ctx.ws.id, (ws) => void (ws.aiConsent = first));
   const answer = await handlers.generate_image(ctx);
-  await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.aiConsent = actual));
+  await ctx.store.transact(ctx.ws.id, (ws) => void (ws.aiConsent = actual));
   return answer;
 };
 
@@ -226,11 +226,11 @@ export const consentAsFirstSeen: HandlerOf<'generate_image'> = async (ctx) => {
  * repaid after the charge).
  */
 export const chargeWithoutRecheck: HandlerOf<'generate_image'> = async (ctx) => {
-  const cost = ctx.rt.limits.imageCreditCost.value;
+  const cost = ctx.limits.imageCreditCost.value;
   if (ctx.ws.credits < cost) return handlers.generate_image(ctx);
-  await ctx.rt.store.transact(ctx.ws.id, (ws) => void (ws.credits += cost));
+  await ctx.store.transact(ctx.ws.id, (ws) => void (ws.credits += cost));
   const answer = await handlers.generate_image(ctx);
-  const creditsRemaining = await ctx.rt.store.transact(ctx.ws.id, (ws) => (ws.credits -= cost));
+  const creditsRemaining = await ctx.store.transact(ctx.ws.id, (ws) => (ws.credits -= cost));
   return { ...answer, creditsRemaining };
 };
 
@@ -241,7 +241,7 @@ export const chargeWithoutRecheck: HandlerOf<'generate_image'> = async (ctx) => 
 export const importDropsServiceDetails: HandlerOf<'import_site'> = async (ctx) => {
   const answer = await handlers.import_site(ctx);
   if (!ctx.args.mergeIntoWebsiteId) {
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       for (const service of entryOf(ws.sites, answer.websiteId)?.records.services ?? []) {
         delete service.price;
         delete service.durationMinutes;
@@ -259,7 +259,7 @@ export const importHotlinksAssets: HandlerOf<'import_site'> = async (ctx) => {
   const answer = await handlers.import_site(ctx);
   if (!ctx.args.mergeIntoWebsiteId) {
     const source = new Map((ctx.args.snapshot.assets ?? []).map((a) => [a.key, a.url]));
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       for (const asset of entryOf(ws.sites, answer.websiteId)?.draft.assets ?? []) asset.url = source.get(asset.key) ?? asset.url;
     });
   }
@@ -272,11 +272,11 @@ export const importHotlinksAssets: HandlerOf<'import_site'> = async (ctx) => {
  */
 export const mergeDropsListedAssets: HandlerOf<'import_site'> = async (ctx) => {
   const targetId = ctx.args.mergeIntoWebsiteId;
-  const before = targetId ? new Set(entryOf((await ctx.rt.store.read(ctx.ws.id))?.sites ?? {}, targetId)?.draft.assets.map((a) => a.key)) : undefined;
+  const before = targetId ? new Set(entryOf((await ctx.store.read(ctx.ws.id))?.sites ?? {}, targetId)?.draft.assets.map((a) => a.key)) : undefined;
   const answer = await handlers.import_site(ctx);
   if (targetId && before) {
     const listed = new Set((ctx.args.snapshot.assets ?? []).map((a) => a.key));
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       const site = entryOf(ws.sites, targetId);
       if (site) site.draft.assets = site.draft.assets.filter((a) => before.has(a.key) || !listed.has(a.key));
     });
@@ -298,7 +298,7 @@ export const exportAssetsWithoutAlt: HandlerOf<'export_site'> = async (ctx) => {
 export const restorePointAfterMerge: HandlerOf<'import_site'> = async (ctx) => {
   const answer = await handlers.import_site(ctx);
   if (ctx.args.mergeIntoWebsiteId) {
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       const site = entryOf(ws.sites, answer.websiteId);
       const saved = site?.restorePoints.at(-1);
       if (site && saved) saved.draft = structuredClone(site.draft);
@@ -324,7 +324,7 @@ function tellTakenHostnames<T extends 'connect_domain' | 'set_primary_domain'>(t
       return await real(ctx);
     } catch (error) {
       const hostname = String((ctx.args as { hostname: string }).hostname).toLowerCase();
-      const owner = error instanceof DomainError && error.code === 'not_found' ? await ctx.rt.store.lookupDirectory('hostname', hostname) : undefined;
+      const owner = error instanceof DomainError && error.code === 'not_found' ? await ctx.store.lookupDirectory('hostname', hostname) : undefined;
       if (owner && owner !== ctx.site?.websiteId) throw new DomainError('not_found', `${hostname} is already connected to another account's website.`);
       throw error;
     }
@@ -351,7 +351,7 @@ export const mergeMirrorsSnapshot: HandlerOf<'import_site'> = async (ctx) => {
   const targetId = ctx.args.mergeIntoWebsiteId;
   if (targetId) {
     const pushed = new Map(ctx.args.snapshot.pages.map((page) => [page.key, new Set(page.sections.map((s) => s.externalKey.split('/')[1]))]));
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       const site = entryOf(ws.sites, targetId);
       if (!site) return;
       site.draft.pages = site.draft.pages.filter((page) => pushed.has(page.key));
@@ -384,20 +384,17 @@ export const sendAtPrepare: HandlerOf<'prepare_send_document'> = async (ctx) => 
 /** create-company-reviewed: prepare_create_company already creates the company (the confirm later finds it made). */
 export const createCompanyAtPrepare: HandlerOf<'prepare_create_company'> = async (ctx) => {
   const answer = await handlers.prepare_create_company(ctx);
-  await ctx.rt.store.transact(ctx.ws.id, (ws, tx) => createCompany(ctx.rt.store, tx, ws, answer.planId, ctx.args.companyName, ctx.connection.createdBy, ctx.now));
+  await ctx.store.transact(ctx.ws.id, (ws, tx) => createCompany(ctx.store, tx, ws, answer.planId, ctx.args.companyName, ctx.connection.createdBy, ctx.now));
   return answer;
 };
 
 /**
- * The runtime with a network whose test-only allow-list admits every origin, so the fetcher's address check (and
+ * The context with a network whose test-only allow-list admits every origin, so the fetcher's address check (and
  * its default-port check) is gone: a fetcher that takes any address it is given.
  */
-function fetchingAnyAddress<C extends { rt: ToolContext['rt'] }>(ctx: C): C {
+function fetchingAnyAddress<C extends { net: ToolContext['net'] }>(ctx: C): C {
   const everyOrigin = Object.assign([] as string[], { some: () => true });
-  const rt = new Proxy(ctx.rt, {
-    get: (target, key) => (key === 'net' ? { ...target.net, allowOrigins: everyOrigin } : Reflect.get(target, key, target)),
-  });
-  return { ...ctx, rt };
+  return { ...ctx, net: { ...ctx.net, allowOrigins: everyOrigin } };
 }
 
 /** migrate-ssrf-hardened: migrate_site_from_url crawls any address, loopback, private and metadata ones included. */
@@ -405,12 +402,12 @@ export const migrateFetchingAnyAddress: HandlerOf<'migrate_site_from_url'> = (ct
   handlers.migrate_site_from_url(fetchingAnyAddress(ctx));
 
 /**
- * The runtime with a fetcher that checks one lookup of a name and connects by another, as a server open to DNS
+ * The context with a fetcher that checks one lookup of a name and connects by another, as a server open to DNS
  * rebinding does: its check is told every name resolves to a public address, and its connection then goes where
  * the name really resolves. Addresses spelled in the URL are checked as before.
  */
-function connectingByAnotherLookup<C extends { rt: ToolContext['rt'] }>(ctx: C): C {
-  const net = ctx.rt.net;
+function connectingByAnotherLookup<C extends { net: ToolContext['net'] }>(ctx: C): C {
+  const net = ctx.net;
   const resolve = net.resolve ?? systemResolve;
   const transport = net.transport ?? httpTransport;
   const real = new Map<string, string[]>();
@@ -425,8 +422,7 @@ function connectingByAnotherLookup<C extends { rt: ToolContext['rt'] }>(ctx: C):
       return actual?.[0] ? transport(url, actual[0], { ...options, addresses: actual }) : transport(url, address, options);
     },
   };
-  const rt = new Proxy(ctx.rt, { get: (target, key) => (key === 'net' ? rebinding : Reflect.get(target, key, target)) });
-  return { ...ctx, rt };
+  return { ...ctx, net: rebinding };
 }
 
 /** A globally routable address the rebinding check is told of; nothing ever connects to it. */
@@ -445,7 +441,7 @@ export const importPublishes: HandlerOf<'import_site'> = async (ctx) => {
   const answer = await handlers.import_site(ctx);
   const websiteId = (answer as { websiteId?: string }).websiteId;
   if (websiteId && !ctx.args.mergeIntoWebsiteId) {
-    await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+    await ctx.store.transact(ctx.ws.id, (ws) => {
       const site = entryOf(ws.sites, websiteId);
       if (site && !site.published) site.published = { revision: site.siteRevision, publishedAt: ctx.now.toISOString(), content: structuredClone(site.draft) };
     });
@@ -472,14 +468,14 @@ export const crmUpdateTellsSisterSites: HandlerOf<'crm_update'> = async (ctx) =>
 
 /** generate-image-credits-before-provider: the image provider is asked first, the balance checked after. */
 export const providerBeforeCredits: HandlerOf<'generate_image'> = async (ctx) => {
-  await ctx.rt.images.render({ workspaceId: ctx.ws.id, prompt: ctx.args.prompt, aspect: ctx.args.aspect ?? 'square', brand: ctx.site.brand }).catch(() => undefined);
+  await ctx.images.render({ workspaceId: ctx.ws.id, prompt: ctx.args.prompt, aspect: ctx.args.aspect ?? 'square', brand: ctx.site.brand }).catch(() => undefined);
   return handlers.generate_image(ctx);
 };
 
 /** grant-access-website-scoped: a confirmed invitation invites to every website of the workspace, not only its own. */
 export const inviteToEverySite: HandlerOf<'confirm_pending_action'> = async (ctx) => {
   const answer = await handlers.confirm_pending_action(ctx);
-  await ctx.rt.store.transact(ctx.ws.id, (ws) => {
+  await ctx.store.transact(ctx.ws.id, (ws) => {
     const plan = entryOf(ws.plans, ctx.args.planId);
     const own = plan?.kind === 'grant_access' ? entryOf(ws.sites, plan.websiteId) : undefined;
     const invitation = own?.invitations.at(-1);

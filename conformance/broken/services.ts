@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DnsClient } from '../../reference/domain/dns.js';
 import type { WorkspaceDoc } from '../../reference/domain/model.js';
 import { httpTransport } from '../../reference/domain/safe-fetch.js';
-import type { Network } from '../../reference/services.js';
+import type { Network } from '../../reference/domain/safe-fetch.js';
 import type { Store, Transaction } from '../../reference/store/store.js';
 
 /** `target` with the methods of `replaced`; every other method runs on the target itself (its private fields stay reachable). */

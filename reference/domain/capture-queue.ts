@@ -11,7 +11,7 @@ import { AssetBatch, type AssetFiles } from '../store/asset-files.js';
 import { overStorageQuota, storageUsed, type StorageLimits } from './workspace.js';
 import { toSection } from './portable-site.js';
 import { recordChange } from './site.js';
-import type { Network } from '../services.js';
+import type { Network } from './safe-fetch.js';
 import type { Store } from '../store/store.js';
 
 /** A page whose capture failed this many times stays typed. */

@@ -16,7 +16,7 @@ import type { Browser, Page, Route } from 'playwright-core';
 import { safeFetch, UnsafeUrlError, type FetchResult } from './safe-fetch.js';
 import { FairQueue, QueueWaitError } from './fair-queue.js';
 import { loadLimits } from '../../spec/index.js';
-import type { Network } from '../services.js';
+import type { Network } from './safe-fetch.js';
 import type { Captured } from '../../generated/schemas/section-content.js';
 
 /** A box as the page drew it: the stored box's fields (spec/schemas/section-content.schema.json, `captured`), with

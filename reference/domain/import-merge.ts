@@ -11,7 +11,7 @@ import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
 import { toPage, toSection, sectionKeyOf, type PortablePage, type PortableSite } from './portable-site.js';
 import { checkCreatorOwnsWorkspace, checkMergeTarget } from './authorize.js';
 import { checkSiteLimit, checkStorageQuota, storageUsed, type SiteLimits, type StorageLimits } from './workspace.js';
-import type { Network } from '../services.js';
+import type { Network } from './safe-fetch.js';
 import type { Store } from '../store/store.js';
 import { AssetBatch, type AssetFiles } from '../store/asset-files.js';
 

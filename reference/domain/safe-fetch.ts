@@ -54,6 +54,12 @@ export interface SafeFetchOptions {
   allowCertificates?: readonly string[];
 }
 
+/**
+ * How imports and migrations reach the web (a service: reference/services.ts): the system resolver and real HTTP
+ * unless `resolve`/`transport` replace them; `allowOrigins` is empty and `allowCertificates` absent in production.
+ */
+export type Network = Pick<SafeFetchOptions, 'resolve' | 'transport' | 'allowOrigins' | 'allowCertificates'>;
+
 /** The system resolver: every address of a hostname, as getaddrinfo gives them. */
 export const systemResolve = async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 

@@ -3,6 +3,7 @@
 // throwing a DomainError, which the envelope step turns into { ok: false, error }, so every outcome is an envelope
 // and nothing escapes as a crash. A step that wraps the ones after it (activity, envelope, held commits) is an
 // `around` step; every other step is a `run` step.
+import { join } from 'node:path';
 import { DomainError } from '../domain/errors.js';
 import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../domain/authorize.js';
 import { rateLimited } from '../domain/rate-limit.js';
@@ -10,7 +11,7 @@ import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import type { ActivityEntry } from '../store/activity.js';
 import type { CatalogueEntry, Runtime } from '../runtime.js';
 import { handlerFor } from '../tools/index.js';
-import type { ToolContext } from '../tools/types.js';
+import type { ToolContext, ToolPorts } from '../tools/types.js';
 import type { Envelope } from './envelope.js';
 import { complexityProblem } from './message-shape.js';
 
@@ -219,6 +220,12 @@ async function holdCommits(call: Call, rest: () => Promise<void>): Promise<void>
   await call.rt.store.holdCommits(rest, () => undefined);
 }
 
+/** What a handler may use of the server (tools/types.ts ToolPorts), read at call time: the base URL is set once bound. */
+function toolPorts(rt: Runtime): ToolPorts {
+  const { store, limits, baseUrl, net, dns, images, capture, captureQueue, assetFiles } = rt;
+  return { store, limits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, libraryDir: join(rt.config.dataDir, 'library') };
+}
+
 /** Rule error-business-failure-rolls-back: the handler's business logic, each of its writes one transaction (ctx.write). */
 async function runHandler(call: Call): Promise<void> {
   const { rt, ws, connection, site, entry } = call;
@@ -227,7 +234,7 @@ async function runHandler(call: Call): Promise<void> {
     throw new DomainError('not_implemented', `${call.name} is in the catalogue but the reference server does not implement it yet.`, { tool: call.name });
   }
   const ctx: ToolContext = {
-    rt,
+    ...toolPorts(rt),
     args: call.args as Record<string, unknown>,
     connection,
     ws,

@@ -20,7 +20,7 @@ import type { Limits } from '../../spec/index.js';
 import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { safeFetch } from '../domain/safe-fetch.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
-import type { Network } from '../services.js';
+import type { Network } from '../domain/safe-fetch.js';
 import { openOidcState, persistentKeys } from './adapter.js';
 import { REGISTRATION_PATH, registrationAdmission } from './registration.js';
 import type { Context } from 'koa';

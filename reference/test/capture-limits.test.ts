@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CaptureBusyError, chromiumCapture, type CaptureEngine, type CaptureRequest } from '../domain/capture.js';
 import { UnsafeUrlError } from '../domain/safe-fetch.js';
 import { loadLimits } from '../../spec/index.js';
-import type { Network } from '../services.js';
+import type { Network } from '../domain/safe-fetch.js';
 import { TEST_CHROMIUM } from './chromium.js';
 import { startTestServer } from './harness.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';

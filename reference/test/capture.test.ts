@@ -19,7 +19,7 @@ import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import { startTestWebsite, TEST_WEBSITE, type TestWebsite } from '../../conformance/lib/test-website.js';
 import { CaptureUnavailableError, chromiumCapture } from '../domain/capture.js';
 import type { Site } from '../domain/model.js';
-import type { Network } from '../services.js';
+import type { Network } from '../domain/safe-fetch.js';
 
 const HOST = 'bakery.example';
 const SITE = `https://${HOST}`;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLimits } from '../../spec/index.js';
 import { crawl } from '../domain/crawler.js';
 import { parseRobotsTxt } from '../domain/robots-txt.js';
-import type { Network } from '../services.js';
+import type { Network } from '../domain/safe-fetch.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 

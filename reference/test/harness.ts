@@ -6,7 +6,7 @@ import { postFromAddress } from '../../conformance/lib/local-address.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type Composition, type RunningServer } from '../app.js';
-import type { Config } from '../runtime.js';
+import type { Config } from '../services.js';
 import type { Services } from '../services.js';
 import { testMode } from '../testing/index.js';
 import { FixturesClient, type WorldRequest, type WorldResponse } from '../../conformance/lib/fixtures-client.js';

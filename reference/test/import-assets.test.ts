@@ -16,7 +16,7 @@ import type { PortableSite } from '../domain/portable-site.js';
 import type { TransportOptions } from '../domain/safe-fetch.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import { newSite } from '../domain/site.js';
-import type { Network } from '../services.js';
+import type { Network } from '../domain/safe-fetch.js';
 import type { Store } from '../store/store.js';
 import { asyncRefusal } from './domain-refusal.js';
 

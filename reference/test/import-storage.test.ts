@@ -13,7 +13,7 @@ import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import { newSite } from '../domain/site.js';
 import { storageUsed } from '../domain/workspace.js';
 import { UnsafeUrlError } from '../domain/safe-fetch.js';
-import type { Network } from '../services.js';
+import type { Network } from '../domain/safe-fetch.js';
 import type { Store } from '../store/store.js';
 import { AssetBatch, DiskAssetFiles } from '../store/asset-files.js';
 import { CaptureQueue } from '../domain/capture-queue.js';

@@ -18,7 +18,7 @@ import { companyFacts } from '../domain/company.js';
 import { collectExpiredPlans, decidePlan } from '../domain/plans.js';
 import { approveAs } from '../http/pairing.js';
 import type { Runtime } from '../runtime.js';
-import type { Network } from '../services.js';
+import type { Network } from '../domain/safe-fetch.js';
 import { systemResolve } from '../domain/safe-fetch.js';
 import type { TestClock } from './clock.js';
 import { readJsonBody } from '../http/body.js';

@@ -4,10 +4,9 @@
 // domain-other-site-same-as-missing). Buying, renewing, transferring and removing are absent.
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '../domain/errors.js';
-import { DNS_TARGET } from '../domain/dns.js';
+import { DNS_TARGET, type DnsClient } from '../domain/dns.js';
 import type { Site } from '../domain/model.js';
 import { defineTool } from './types.js';
-import type { Runtime } from '../runtime.js';
 
 type DomainRecord = { hostname: string; status: 'pending' | 'verified' | 'failed'; primary: boolean; verifyToken: string; createdAt: string; checkedAt?: string };
 interface DnsRecord { type: 'A' | 'CNAME' | 'TXT'; name: string; value: string }
@@ -21,10 +20,10 @@ function requiredRecords(d: Pick<DomainRecord, 'hostname' | 'verifyToken'>): Dns
   ];
 }
 
-async function missingRecords(rt: Runtime, d: DomainRecord): Promise<DnsRecord[]> {
+async function missingRecords(dns: DnsClient, d: DomainRecord): Promise<DnsRecord[]> {
   const missing: DnsRecord[] = [];
   for (const record of requiredRecords(d)) {
-    const answers = record.type === 'TXT' ? await rt.dns.txt(record.name) : record.type === 'A' ? await rt.dns.a(record.name) : await rt.dns.cname(record.name);
+    const answers = record.type === 'TXT' ? await dns.txt(record.name) : record.type === 'A' ? await dns.a(record.name) : await dns.cname(record.name);
     if (!answers.map((a) => a.toLowerCase().replace(/\.$/, '')).includes(record.value.toLowerCase())) missing.push(record);
   }
   return missing;
@@ -41,9 +40,9 @@ const list_domains = defineTool('list_domains', ({ site }) => ({
   domains: domainsOf(site).map((d) => ({ hostname: d.hostname, status: d.status, primary: d.primary, dnsRecords: requiredRecords(d) })),
 }));
 
-const connect_domain = defineTool('connect_domain', async ({ rt, site, args, write, note, now }) => {
+const connect_domain = defineTool('connect_domain', async ({ store, dns, site, args, write, note, now }) => {
   const hostname = args.hostname.toLowerCase();
-  const owner = await rt.store.lookupDirectory('hostname', hostname);
+  const owner = await store.lookupDirectory('hostname', hostname);
   const foreign = Boolean(owner && owner !== site.websiteId);
   const existing = foreign ? undefined : domainsOf(site).find((d) => d.hostname === hostname);
   // Another site's hostname still pays the DNS probes a nonexistent one pays (and fails the same way if the
@@ -51,10 +50,10 @@ const connect_domain = defineTool('connect_domain', async ({ rt, site, args, wri
   // (rules domain-other-site-same-as-missing, domain-foreign-hostname-same-time). Only a nonexistent address
   // is refused; an owned name whose DNS is not set yet connects, pending (rules domain-nonexistent-address,
   // connect-domain-before-dns).
-  if (!existing && (!(await rt.dns.addressExists(hostname)) || foreign)) throw unavailable(hostname);
+  if (!existing && (!(await dns.addressExists(hostname)) || foreign)) throw unavailable(hostname);
   // Probe outside the transaction (network), then write the result in one transaction.
   const candidate: DomainRecord = existing ?? { hostname, status: 'pending', primary: false, verifyToken: randomBytes(12).toString('hex'), createdAt: now.toISOString() };
-  const missing = await missingRecords(rt, candidate);
+  const missing = await missingRecords(dns, candidate);
   const status: DomainRecord['status'] = missing.length === 0 ? 'verified' : 'pending';
   await write((_ws, fresh, tx) => {
     const list = domainsOf(fresh);

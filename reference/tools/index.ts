@@ -46,7 +46,7 @@ export const handlers: HandlerTable = joinAreas(
 const isToolName = (name: string): name is ToolName => Object.hasOwn(handlers, name);
 
 /**
- * The handler in `table` (the server's composed table, rt.handlers) of a tool the client named, or undefined for a
+ * The handler in `table` (the server's composed table) of a tool the client named, or undefined for a
  * name outside it. Its context is the general ToolContext: the call path has validated the arguments against the
  * tool's input schema and resolved its website exactly when the spec says it targets one, which is what the
  * handler's generated types assume.

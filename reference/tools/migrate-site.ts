@@ -35,19 +35,19 @@ export function toTypedPage(page: CrawledPage, i: number): PortablePage {
   return { key, title: plain(page.title || heading || key, 200), slug: key, sections };
 }
 
-const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args, rt, ws, connection, note, now }) => {
+const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args, store, net, assetFiles, limits, capture, captureQueue, baseUrl, ws, connection, note, now }) => {
   try {
     // The network is a service (services.ts): the real one, or a test's fake web (no public network in tests).
-    await checkUrl(args.url, rt.net.resolve ?? systemResolve, rt.net.allowOrigins);
+    await checkUrl(args.url, net.resolve ?? systemResolve, net.allowOrigins);
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw new DomainError('validation_failed', `That address cannot be migrated: ${error.message}.`, { issues: [{ path: '/url', message: error.message }] });
     throw error;
   }
   // A migration the site limit (or the merge target) would refuse crawls, captures and keeps nothing (rule
   // import-checks-before-fetch); importSnapshot checks again after the crawl.
-  checkImportAllowed(rt.limits, ws, connection, args.mergeIntoWebsiteId);
+  checkImportAllowed(limits, ws, connection, args.mergeIntoWebsiteId);
   const maxPages = args.maxPages ?? 50;
-  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, limits: rt.limits.crawl, fetch: rt.net });
+  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, limits: limits.crawl, fetch: net });
   const [first] = result.pages;
   if (!first) {
     throw new DomainError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
@@ -57,10 +57,10 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
 
   // Visual capture first, for a new draft only: a re-sync takes the typed path (rule migrate-merge-typed).
   const merging = args.mergeIntoWebsiteId !== undefined;
-  const engine = merging ? null : rt.capture;
+  const engine = merging ? null : capture;
   let captureAvailable = engine !== null && (await engine.available());
   // The workspace's own allowance (other plans, rule migrate-capture-allowance-setting), else the default of 20.
-  const allowance = ws.captureAllowancePages ?? rt.limits.visualCaptureAllowancePages;
+  const allowance = ws.captureAllowancePages ?? limits.visualCaptureAllowancePages;
   const siteOrigin = new URL(first.url).origin;
   const assets = new CapturedAssets();
   const status = new Map<string, NonNullable<Page['capture']>>();
@@ -83,8 +83,8 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
       try {
         // Served in turn with other workspaces' captures, and waited for no longer than capture.waitSeconds nor
         // past this migration's deadline (rule capture-fair-between-workspaces).
-        const waitMs = Math.max(0, Math.min(rt.limits.capture.waitSeconds * 1000, deadline - Date.now()));
-        const withRegions = withCapture(typed, await engine.capture(page.url, rt.net, { tenant: ws.id, waitMs }), siteOrigin, assets);
+        const waitMs = Math.max(0, Math.min(limits.capture.waitSeconds * 1000, deadline - Date.now()));
+        const withRegions = withCapture(typed, await engine.capture(page.url, net, { tenant: ws.id, waitMs }), siteOrigin, assets);
         status.set(typed.key, withRegions ? 'captured' : 'typed');
         if (withRegions) capturedCount++;
         pages.push(withRegions ?? typed);
@@ -108,7 +108,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   }
   const snapshot: PortableSite = { format: 'PortableSiteV1', site: { name: first.title || new URL(args.url).hostname }, pages, ...(assets.assets.length ? { assets: assets.assets } : {}) };
   const imported = await importSnapshot(
-    rt,
+    { store, net, assetFiles, limits },
     ws,
     connection,
     snapshot,
@@ -121,7 +121,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
     },
     now,
   );
-  if (!imported.merged && queue.length > 0) rt.captureQueue.kick(ws.id);
+  if (!imported.merged && queue.length > 0) captureQueue.kick(ws.id);
   note(imported.summary);
   const fidelity = capturedCount === 0 ? ('typed' as const) : capturedCount === pages.length ? ('visual' as const) : ('mixed' as const);
   const dropped = result.pages.reduce((n, p) => n + p.droppedEmbeds, 0);
@@ -137,7 +137,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   ];
   return {
     websiteId: imported.websiteId,
-    editorUrl: editorUrl(rt.baseUrl, imported.websiteId),
+    editorUrl: editorUrl(baseUrl, imported.websiteId),
     fidelity,
     pagesFetched: result.pages.length,
     pagesFailed: result.failed.length,

@@ -15,8 +15,8 @@ function prepare<A>(kind: PlanKind, describe: (ctx: ToolContext<A, Site>, site: 
   return async (ctx: ToolContext<A, Site>) => {
     const card = await ctx.write((ws, site) => {
       const { params, pinned, summary } = describe(ctx, site);
-      const plan = createPlan(ws, { kind, connection: ctx.connection, websiteId: site.websiteId, params, pinned, summary }, ctx.now, ctx.rt.limits.planLifetimeSeconds);
-      return reviewCard(plan, site, ctx.rt.baseUrl);
+      const plan = createPlan(ws, { kind, connection: ctx.connection, websiteId: site.websiteId, params, pinned, summary }, ctx.now, ctx.limits.planLifetimeSeconds);
+      return reviewCard(plan, site, ctx.baseUrl);
     });
     ctx.note(`${kind} plan prepared`);
     return card;
@@ -69,9 +69,9 @@ const prepare_create_company = defineTool('prepare_create_company', async (ctx) 
       ws,
       { kind: 'create_company', connection: ctx.connection, websiteId: anchorId, params: { companyName: ctx.args.companyName }, pinned: {}, summary: `Create a new company named "${ctx.args.companyName}" on plan free, with no website and no credits. "${anchor.name}" is only where you approve it.` },
       ctx.now,
-      ctx.rt.limits.planLifetimeSeconds,
+      ctx.limits.planLifetimeSeconds,
     );
-    return reviewCard(plan, ws.sites[anchorId], ctx.rt.baseUrl);
+    return reviewCard(plan, ws.sites[anchorId], ctx.baseUrl);
   });
   ctx.note('create_company plan prepared');
   return card;
@@ -84,9 +84,9 @@ const publish_site = defineTool('publish_site', async () => {
 });
 
 const confirm_pending_action = defineTool('confirm_pending_action', async (ctx) => {
-  const outcome = await ctx.rt.store.transact(ctx.ws.id, (ws, tx) =>
+  const outcome = await ctx.store.transact(ctx.ws.id, (ws, tx) =>
     // cast: the caller's connection authenticated this call, and a workspace never removes a connection (revoking keeps it).
-    redeemPlan(ctx.rt.store, ws, tx, ws.connections[ctx.connection.connectionId]!, ctx.args.planId, ctx.args.websiteId, ctx.now),
+    redeemPlan(ctx.store, ws, tx, ws.connections[ctx.connection.connectionId]!, ctx.args.planId, ctx.args.websiteId, ctx.now),
   );
   ctx.note(`${outcome.kind} plan confirmed`);
   return outcome;

@@ -20,15 +20,15 @@ const list_sites = defineTool('list_sites', ({ ws, connection }) => ({
   })),
 }));
 
-const get_site_overview = defineTool('get_site_overview', ({ rt, site }) => ({
+const get_site_overview = defineTool('get_site_overview', ({ baseUrl, site }) => ({
   websiteId: site.websiteId,
   name: site.name,
   businessName: site.businessName,
   status: siteStatus(site),
   siteRevision: site.siteRevision,
   publishedRevision: site.published?.revision ?? null,
-  publicUrl: publicUrl(rt.baseUrl, site),
-  editorUrl: editorUrl(rt.baseUrl, site.websiteId),
+  publicUrl: publicUrl(baseUrl, site),
+  editorUrl: editorUrl(baseUrl, site.websiteId),
   pageCount: site.draft.pages.length,
   searchVisible: site.searchVisible,
   updatedAt: site.updatedAt,
@@ -86,6 +86,6 @@ const get_analytics_summary = defineTool('get_analytics_summary', ({ site, args 
 });
 
 /** The whole draft as PortableSiteV1 (domain/portable-site.ts; rules export-site-whole-draft, portable-site-*). */
-const export_site = defineTool('export_site', ({ rt, site, now }) => ({ snapshot: toPortableSite(site, now, rt.baseUrl) }));
+const export_site = defineTool('export_site', ({ baseUrl, site, now }) => ({ snapshot: toPortableSite(site, now, baseUrl) }));
 
 export const siteReadHandlers = { list_sites, get_site_overview, list_pages, get_page, list_draft_changes, get_brand, get_analytics_summary, export_site };

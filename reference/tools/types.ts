@@ -1,12 +1,44 @@
 // What a tool handler receives. Authorization, validation, rate limits and activity are done before and
 // after the handler by mcp/pipeline.ts, so a handler holds only the business logic of its tool.
 import type { ToolName, ToolTypes } from '../../generated/tool-map.js';
+import type { Limits } from '../../spec/index.js';
+import type { CaptureEngine } from '../domain/capture.js';
+import type { CaptureQueue } from '../domain/capture-queue.js';
+import type { DnsClient } from '../domain/dns.js';
+import type { ImageProvider } from '../domain/image-provider.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
-import type { Runtime } from '../runtime.js';
-import type { Transaction } from '../store/store.js';
+import type { Network } from '../domain/safe-fetch.js';
+import type { AssetFiles } from '../store/asset-files.js';
+import type { Store, Transaction } from '../store/store.js';
 
-export interface ToolContext<A = Record<string, unknown>, S extends Site | undefined = Site | undefined> {
-  rt: Runtime;
+/**
+ * The services a handler may use, handed over by the call path from what the server was composed with: these and
+ * nothing else (never the server's container), so a handler's reach is what its signature says.
+ */
+export interface ToolPorts {
+  /** Transactions beyond write(): another workspace's (a company a plan creates) and the directory's lookups. */
+  store: Store;
+  /** spec/limits.json as composed (a correct variant or a broken server may change our decision values). */
+  limits: Limits;
+  /** The server's public base URL, for the addresses an answer names (editor, assets). */
+  baseUrl: string;
+  /** Imports' and migrations' fetches (rules migrate-ssrf-hardened, import-site-assets-revalidated). */
+  net: Network;
+  /** Domain verification's resolver (rules domain-*). */
+  dns: DnsClient;
+  /** generate_image's provider. */
+  images: ImageProvider;
+  /** Visual capture for migrations, or null when the server has no browser (rule migrate-capture-then-typed). */
+  capture: CaptureEngine | null;
+  /** Pages beyond a migration's capture allowance, captured later (rule migrate-capture-allowance). */
+  captureQueue: CaptureQueue;
+  /** The kept copies of imported assets (rule import-site-assets-revalidated). */
+  assetFiles: AssetFiles;
+  /** Where generated images are kept, one folder per website. */
+  libraryDir: string;
+}
+
+export interface ToolContext<A = Record<string, unknown>, S extends Site | undefined = Site | undefined> extends ToolPorts {
   args: A;
   connection: Connection;
   /** The workspace as read before the call. Read-only: change state through write(). */

@@ -6,11 +6,11 @@ import { editorUrl, newSite, recordChange } from '../domain/site.js';
 import { checkSiteLimit } from '../domain/workspace.js';
 import { defineTool } from './types.js';
 
-const create_site = defineTool('create_site', async ({ rt, ws, connection, args, note, now }) => {
+const create_site = defineTool('create_site', async ({ store, limits, baseUrl, ws, connection, args, note, now }) => {
   checkCreatorOwnsWorkspace(ws, connection);
-  checkSiteLimit(rt.limits, ws);
-  const site = await rt.store.transact(ws.id, (fresh, tx) => {
-    checkSiteLimit(rt.limits, fresh);
+  checkSiteLimit(limits, ws);
+  const site = await store.transact(ws.id, (fresh, tx) => {
+    checkSiteLimit(limits, fresh);
     const created = newSite({ name: args.businessName, businessName: args.businessName, members: { [connection.createdBy]: 'owner' }, now });
     recordChange(created, now, 'site-created', 'Empty site created');
     fresh.sites[created.websiteId] = created;
@@ -18,7 +18,7 @@ const create_site = defineTool('create_site', async ({ rt, ws, connection, args,
     return created;
   });
   note('site created');
-  return { websiteId: site.websiteId, editorUrl: editorUrl(rt.baseUrl, site.websiteId), status: 'unpublished' };
+  return { websiteId: site.websiteId, editorUrl: editorUrl(baseUrl, site.websiteId), status: 'unpublished' };
 });
 
 export const workspaceHandlers = { create_site };
