@@ -7,13 +7,13 @@
 // then the fastest figure against the goal. The reference's store is where the kit puts a throwaway reference's
 // (conformance/lib/scratch-dir.ts: in memory when the machine has room, as in npm test), and the first line says where.
 //
-//   npm run bench -- suite [--parallel 1,2,4|auto] [--repeat 1] [--latency MS] [--protocol ERA|all] [--cpu-prof DIR] [-- <features/x.feature ...>]
+//   npm run bench -- suite [--parallel 1,2,4|auto] [--repeat 1] [--latency MS] [--remote-parallel auto] [--protocol ERA|all] [--cpu-prof DIR] [-- <features/x.feature ...>]
 //
 // --protocol is the kit's own (one MCP era, e.g. 2025-11-25, or all, the default); the goals are for one era.
 //
 // --latency MS also runs the suite through a proxy that holds every request MS milliseconds (a target in another
 // region; goal under 30 s at 50 ms), with the kit choosing its parallelism from the round trip it measures
-// (auto), printed beside the local run.
+// (auto; --remote-parallel 4,6,auto compares others), printed beside the local run.
 //
 // --cpu-prof DIR writes a V8 CPU profile of the reference over all the runs (npx tsx bench/cpu-profile-summary.ts).
 import { spawn } from 'node:child_process';
@@ -32,15 +32,16 @@ import { benchArgs } from './lib/args.js';
 const GOAL_SECONDS = 12;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const { values, positionals } = benchArgs(import.meta.url, {
-  options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, protocol: { type: 'string' }, 'cpu-prof': { type: 'string' } },
+  options: { parallel: { type: 'string', default: '1,2,4' }, repeat: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, 'remote-parallel': { type: 'string', default: 'auto' }, protocol: { type: 'string' }, 'cpu-prof': { type: 'string' } },
   allowPositionals: true,
 });
 // 0 stands for auto: the kit chooses from the target's round trip (no --parallel).
 const workers = values.parallel.split(',').map((p) => (p === 'auto' ? 0 : Number(p)));
+const remoteWorkers = values['remote-parallel'].split(',').map((p) => (p === 'auto' ? 0 : Number(p)));
 const repeat = Number(values.repeat);
 const latency = Number(values.latency);
-if (workers.some((n) => !Number.isInteger(n) || n < 0) || !Number.isInteger(repeat) || repeat < 1 || !Number.isInteger(latency) || latency < 0) {
-  console.error('suite: --parallel takes whole numbers of at least 1 or auto separated by commas (e.g. 1,2,auto), --repeat one whole number of at least 1, --latency milliseconds (0 or more).');
+if ([...workers, ...remoteWorkers].some((n) => !Number.isInteger(n) || n < 0) || !Number.isInteger(repeat) || repeat < 1 || !Number.isInteger(latency) || latency < 0) {
+  console.error('suite: --parallel and --remote-parallel take whole numbers of at least 1 or auto separated by commas (e.g. 1,2,auto), --repeat one whole number of at least 1, --latency milliseconds (0 or more).');
   process.exit(2);
 }
 const LATENCY_GOAL_SECONDS = 30;
@@ -146,7 +147,7 @@ try {
   try {
     for (let round = 0; round < repeat; round++) {
       // Local and remote runs interleaved, so the load of the machine weighs on both alike.
-      for (const [target, delay, list] of [[server, 0, workers], ...(proxy && remote ? [[{ ...remote, url: proxy.url }, latency, [0]]] : [])] as [typeof server, number, number[]][]) {
+      for (const [target, delay, list] of [[server, 0, workers], ...(proxy && remote ? [[{ ...remote, url: proxy.url }, latency, remoteWorkers]] : [])] as [typeof server, number, number[]][]) {
         for (const parallel of list) {
           const run = { ...(await conformanceRun(target.url, target.fixturesSecret, parallel, target.pid!)), latency: delay };
           runs.push(run);
