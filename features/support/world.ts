@@ -203,9 +203,12 @@ export class SiteWorld extends World {
           return process.env.SITE_MCP_TEST_WEBSITE_URL;
         case 'public': {
           // {{public:main}} → the live address of site main, from the declared publicSiteUrl template
+          // Declared, or else said by the world answer (publicUrl): the source names a public address, not where.
           const template = activeDeclaration()?.publicSiteUrl;
-          if (!template) throw new NotDeclared('where a published site is served (publicSiteUrl)');
-          return template.replaceAll('{base}', this.url).replaceAll('{websiteId}', this.site(parts[0]!).websiteId);
+          const site = this.site(need(parts[0], 'site'));
+          if (template) return template.replaceAll('{base}', this.url).replaceAll('{websiteId}', site.websiteId);
+          if (site.publicUrl) return site.publicUrl;
+          throw new NotDeclared('where a published site is served (publicSiteUrl, or publicUrl in the world answer)');
         }
         case 'canary':
         case 'canary-path': {

@@ -123,4 +123,7 @@ export function starterPages(businessName: string): PageInput[] {
 export const editorUrl = (baseUrl: string, websiteId: string) => `${baseUrl}/dashboard/sites/${websiteId}/editor`;
 
 /** The live address of a published site, null while unpublished. */
-export const publicUrl = (baseUrl: string, site: Site) => (site.published ? `${baseUrl}/sites/${site.websiteId}/` : null);
+/** Where a site's live version is served, published or not yet (§3 "the public address"; the place is ours). */
+export const liveAddress = (baseUrl: string, websiteId: string) => `${baseUrl}/sites/${websiteId}/`;
+
+export const publicUrl = (baseUrl: string, site: Site) => (site.published ? liveAddress(baseUrl, site.websiteId) : null);

@@ -110,7 +110,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   router.post('/worlds', async (ctx) => {
     const request = await body(ctx, 'WorldRequest');
-    ctx.body = await buildWorld(rt.store, request, new Date());
+    ctx.body = await buildWorld(rt.store, request, new Date(), { baseUrl: rt.baseUrl });
   });
 
   // Optional part passwords-on-demand: a world built with passwordsOnDemand has users without a password, and

@@ -8,7 +8,7 @@ import { newId } from '../domain/ids.js';
 import { DomainError } from '../domain/errors.js';
 import type { SiteSpec, WorldRequest, WorldResponse } from '../../generated/schemas/fixtures/fixtures.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from '../domain/workspace.js';
-import { addPage, newSite, recordChange, starterPages } from '../domain/site.js';
+import { addPage, liveAddress, newSite, recordChange, starterPages } from '../domain/site.js';
 import { isSectionType, sectionFieldNames, sectionTypes } from '../domain/section-content.js';
 import type { Store } from '../store/store.js';
 
@@ -28,9 +28,10 @@ const RECORD_ID_FIELD: Record<keyof Site['records'], string> = {
 /** A world built without passwordsOnDemand: every user has their password. */
 export type WorldWithPasswords = WorldResponse & { users: Record<string, NonNullable<WorldResponse['users'][string]> & { password: string }> };
 
-export async function buildWorld(store: Store, request: WorldRequest & { passwordsOnDemand?: false }, now: Date): Promise<WorldWithPasswords>;
-export async function buildWorld(store: Store, request: WorldRequest, now: Date): Promise<WorldResponse>;
-export async function buildWorld(store: Store, request: WorldRequest, now: Date): Promise<WorldResponse> {
+/** `baseUrl`: the server's, so the answer can say where each site's live version is served (publicUrl). */
+export async function buildWorld(store: Store, request: WorldRequest & { passwordsOnDemand?: false }, now: Date, options?: { baseUrl?: string }): Promise<WorldWithPasswords>;
+export async function buildWorld(store: Store, request: WorldRequest, now: Date, options?: { baseUrl?: string }): Promise<WorldResponse>;
+export async function buildWorld(store: Store, request: WorldRequest, now: Date, { baseUrl }: { baseUrl?: string } = {}): Promise<WorldResponse> {
   // This server's vocabulary is the kit's (rule section-types): each name maps to itself.
   const identity = (names: string[]) => Object.fromEntries(names.map((n) => [n, n]));
   const response: WorldResponse = { workspaceId: '', users: {}, sites: {}, sectionVocabulary: { types: identity(sectionTypes()), fields: identity(sectionFieldNames()) } };
@@ -106,7 +107,7 @@ export async function buildWorld(store: Store, request: WorldRequest, now: Date)
       site.published = { revision: site.siteRevision, publishedAt: now.toISOString(), content: structuredClone(site.draft) };
     }
     doc.sites[site.websiteId] = site;
-    response.sites[s.key] = { websiteId: site.websiteId, pages: pagesOut, records: recordsOut };
+    response.sites[s.key] = { websiteId: site.websiteId, pages: pagesOut, records: recordsOut, ...(baseUrl ? { publicUrl: liveAddress(baseUrl, site.websiteId) } : {}) };
   }
   await store.create(doc, lookupsOfNew(doc));
   return response;
