@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
-import { activeDeclaration } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, outputPointer } from '../../conformance/lib/declaration.js';
 import { requireOutput } from '../support/declared.js';
 import { parse, pointer } from '../support/json.js';
 import { loadJson } from '../../spec/index.js';
@@ -96,8 +96,24 @@ Then('the public address of {string} answers {int}', async function (this: SiteW
 });
 
 When('a client GETs the URL at {string} of the data', async function (this: SiteWorld, path: string) {
-  this.lastHttp = await readAnswer(await recordedFetch(String(pointer(this.last.envelope?.data, requireOutput(this, path)))));
+  // Where the field is readable (named by the source or declared) it is read there; otherwise by meaning: the one
+  // absolute http(s) address the answer holds (an image's URL, rule generate-image-brand-consistent).
+  const readable = outputPointer(this.last.tool, path);
+  const url = readable === undefined ? onlyAddressIn(this.last.envelope?.data) : pointer(this.last.envelope?.data, readable);
+  if (url === undefined) requireOutput(this, path);
+  this.lastHttp = await readAnswer(await recordedFetch(String(url)));
 });
+
+/** The one absolute http(s) URL among the strings of `data`, or undefined when there is none or more than one. */
+function onlyAddressIn(data: unknown): string | undefined {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string' && /^https?:\/\//i.test(value) && URL.canParse(value)) found.add(value);
+    else if (value && typeof value === 'object') for (const item of Object.values(value)) visit(item);
+  };
+  visit(data);
+  return found.size === 1 ? [...found][0] : undefined;
+}
 
 Then('the HTTP status is {int}', function (this: SiteWorld, status: number) {
   assert.equal(lastHttp(this).status, status, lastHttp(this).text.slice(0, 300));
