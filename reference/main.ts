@@ -25,7 +25,7 @@
 // a wrong option is refused without paying to load the server (the kit's tests spawn many such commands).
 import './require-node.js';
 import { readFile, writeFile } from 'node:fs/promises';
-import type { DecisionLimits } from './runtime.js';
+import type { DecisionLimits } from './catalogue.js';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
@@ -73,7 +73,7 @@ async function readDecisionLimits(file: string): Promise<DecisionLimits> {
   } catch (error) {
     fail(`--decision-limits: cannot read ${file} as JSON (${(error as Error).message})`);
   }
-  const { DECISION_LIMIT_KEYS } = await import('./runtime.js');
+  const { DECISION_LIMIT_KEYS } = await import('./catalogue.js');
   const fixed = Object.keys(parsed).filter((k) => !(DECISION_LIMIT_KEYS as readonly string[]).includes(k));
   if (fixed.length) fail(`--decision-limits may change only ${DECISION_LIMIT_KEYS.join(', ')}; ${fixed.join(', ')} ${fixed.length === 1 ? 'is' : 'are'} fixed by the source`);
   return parsed as DecisionLimits;

@@ -1,8 +1,7 @@
 // The services one reference-server process shares: store, activity log, limiters, the tool catalogue from
 // spec/ with its compiled validators, and the handler table. Built once at start-up, never per request.
 import { join } from 'node:path';
-import { loadLimits, loadTools, targetsSite, toolValidator, type Limits, type ToolDefinition } from '../spec/index.js';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { loadCatalogue, type Limits } from './catalogue.js';
 import { ActivityLog } from './store/activity.js';
 import { DiskAssetFiles, sweepAssetFiles } from './store/asset-files.js';
 import { Store, type StoreHooks } from './store/store.js';
@@ -20,56 +19,6 @@ import { Pairings } from './domain/pairing.js';
 import { createIdentityProvider, type IdentityProvider } from './oauth/provider.js';
 import { OAuthEdge } from './oauth/edge.js';
 import { Sessions } from './http/app/sessions.js';
-import type { Gate } from './domain/authorize.js';
-import type { Role } from './domain/vocabulary.js';
-
-export type { Limits };
-
-/** spec/limits.json, as spec/index.ts reads it. */
-export const limits = loadLimits();
-
-export interface CatalogueEntry {
-  definition: ToolDefinition;
-  gate: Gate;
-  readonly validateInput: ValidateFunction;
-  readonly validateOutput: ValidateFunction;
-}
-
-/** Derives each tool's gate from its spec definition: read-only tools need a viewer, owner-only an owner. */
-function gateOf(definition: ToolDefinition): Gate {
-  const minRole: Role = definition.gates.includes('owner-only') ? 'owner' : definition.annotations?.readOnlyHint ? 'viewer' : 'editor';
-  return { scopes: definition.scopes, gates: definition.gates, minRole, targetsSite: targetsSite(definition) };
-}
-
-export function loadCatalogue(): Map<string, CatalogueEntry> {
-  const catalogue = new Map<string, CatalogueEntry>();
-  for (const definition of loadTools()) {
-    // Each validator compiles on the tool's first call and is kept: compiling all 2 x 46 at start-up is a large
-    // share of the server's start-up CPU, paid again by every server a test starts.
-    let input: CatalogueEntry['validateInput'] | undefined;
-    let output: CatalogueEntry['validateOutput'] | undefined;
-    catalogue.set(definition.name, {
-      definition,
-      gate: gateOf(definition),
-      get validateInput() {
-        return (input ??= toolValidator(definition.name, 'input')!);
-      },
-      get validateOutput() {
-        return (output ??= toolValidator(definition.name, 'output')!);
-      },
-    });
-  }
-  return catalogue;
-}
-
-
-/**
- * The limits that are our decisions (spec/limits.json entries marked decision); the source fixes the rest. Test
- * mode may take other values for them (--decision-limits), so a correct variant of the reference can prove the
- * suite never hard-codes our choices.
- */
-export const DECISION_LIMIT_KEYS = ['throttles', 'importMaxBytes', 'siteLimitByPlan', 'imageCreditCost', 'toolArguments', 'signIn', 'pairStart', 'pairCode', 'oauthRegistration'] as const;
-export type DecisionLimits = Partial<Pick<Limits, (typeof DECISION_LIMIT_KEYS)[number]>>;
 
 export class Runtime {
   readonly store: Store;

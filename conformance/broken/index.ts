@@ -15,7 +15,7 @@
 // runs the suite against it.
 import type { Composition } from '../../reference/app.js';
 import type { CallStep } from '../../reference/mcp/pipeline.js';
-import type { Limits } from '../../reference/runtime.js';
+import type { Limits } from '../../reference/catalogue.js';
 import type { Services } from '../../reference/services.js';
 import type { Store } from '../../reference/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';

@@ -9,7 +9,8 @@ import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../d
 import { rateLimited } from '../domain/rate-limit.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import type { ActivityEntry } from '../store/activity.js';
-import type { CatalogueEntry, Runtime } from '../runtime.js';
+import type { CatalogueEntry } from '../catalogue.js';
+import type { Runtime } from '../runtime.js';
 import { handlerFor } from '../tools/index.js';
 import type { ToolContext, ToolPorts } from '../tools/types.js';
 import type { Envelope } from './envelope.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../app.js';
-import type { DecisionLimits } from '../runtime.js';
+import type { DecisionLimits } from '../catalogue.js';
 import { testMode } from '../testing/index.js';
 import { FixturesClient, type LimitValues } from '../../conformance/lib/fixtures-client.js';
 import { ourLimitValues } from '../../conformance/lib/limit-values.js';

@@ -3,7 +3,7 @@
 // validation failure, answered before anything walks or stores them; a deeply nested import can never make
 // the workspace's later writes fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import { rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 

@@ -4,7 +4,7 @@
 // imported (rule import-site-audited). features/import-migrate.feature checks these black-box with a snapshot far
 // over the cap and without reading the answer's empty lists; these pin what it leaves open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 
 /** A snapshot whose JSON is exactly `bytes` long (at most about 5,000): its text's body is padded to it. */

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 
 let test: TestServer;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { Store } from '../store/store.js';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 
 const window = { limit: 2, windowSeconds: 60 };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdapterPayload } from 'oidc-provider';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import { openOidcState } from '../oauth/adapter.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 

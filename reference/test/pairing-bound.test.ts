@@ -4,7 +4,7 @@
 // deny or approve someone else's pending pairing, which would hand that person's tool a token to the other
 // owner's website.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { postFromAddress } from '../../conformance/lib/local-address.js';
 import { startTestServer, type TestServer, signInCookie } from './harness.js';

@@ -2,7 +2,7 @@
 // pairings-capacity-per-address, pairings-capacity-per-owner, pairings-in-memory-capped): with one pool, a few hundred
 // addresses could fill it and every owner's CLI pairing would be refused until their pairings expired.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import { claimPairing, Pairings } from '../domain/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';

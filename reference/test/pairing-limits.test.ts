@@ -2,7 +2,7 @@
 // pair-start-throttled-per-address, pairings-in-memory-capped). Requests come from distinct loopback addresses
 // (127.0.0.0/8 is all loopback on Linux) so the per-address count is observed from the real socket address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limits } from '../runtime.js';
+import { limits } from '../catalogue.js';
 import { Pairings } from '../domain/pairing.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 

@@ -3,7 +3,7 @@
 // installs what the protocol arms through the seams production has anyway (services.ts, the store's commit
 // hooks); production code knows nothing of it.
 import type { Composition } from '../app.js';
-import type { DecisionLimits } from '../runtime.js';
+import type { DecisionLimits } from '../catalogue.js';
 import { fixturesRouter, type TestSeams } from './fixtures.js';
 import { TestClock } from './clock.js';
 import { systemClock } from '../domain/clock.js';
