@@ -112,8 +112,9 @@ export async function startServer(config: Config, ...compositions: Composition[]
   const callSteps = compositions.reduce((steps, c) => c.callSteps?.(steps) ?? steps, CALL_STEPS);
   const store = (opened: Store) => compositions.reduce((s, c) => c.store?.(s) ?? s, opened);
   const rt = await Runtime.create(config, { services, handlers: composedHandlers, callSteps, storeHooks: mergeStoreHooks(compositions), store });
-  const app = buildApp(rt, compositions);
-  const http: HttpServer = createServer(app.callback());
+  // Bound first, so the base URL (the port may be 0) is known before anything is built on it; the app answers from
+  // the same turn as the listening event, before any connection is read.
+  const http: HttpServer = createServer();
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, config.host, () => resolve());
@@ -121,6 +122,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
   const { port } = http.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   rt.baseUrl = config.baseUrl ?? `http://${host}:${port}`;
+  http.on('request', buildApp(rt, compositions).callback());
   // Pages a previous run left waiting for capture are taken up again (rule migrate-capture-allowance).
   rt.captureQueue.start();
   return {

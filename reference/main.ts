@@ -61,6 +61,7 @@ const config = {
   // Visual capture (rule migrate-capture-then-typed): off, a named browser, or the default when it is installed.
   chromium: values['no-capture'] || env.SITE_MCP_CAPTURE === 'off' ? null : (values.chromium ?? env.SITE_MCP_CHROMIUM ?? undefined),
 };
+if (config.baseUrl !== undefined && !URL.canParse(config.baseUrl)) fail(`--base-url takes an absolute URL, e.g. https://sites.example.com, got ${JSON.stringify(config.baseUrl)}.`);
 if (values.chromium && !existsSync(values.chromium)) fail(`--chromium: no file at ${values.chromium}; name the Chromium executable or pass --no-capture.`);
 const decisionLimits = values['decision-limits'] ? await readDecisionLimits(values['decision-limits']) : undefined;
 

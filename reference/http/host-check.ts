@@ -4,10 +4,8 @@ import type { Context, Next } from 'koa';
 import type { Runtime } from '../runtime.js';
 
 export function hostCheck(rt: Runtime) {
-  let allowed: Set<string> | undefined;
+  const allowed = allowedHosts(rt);
   return async (ctx: Context, next: Next): Promise<void> => {
-    // Built on first use: the port is known only once the server listens.
-    allowed ??= allowedHosts(rt);
     const host = ctx.get('host');
     const origin = ctx.get('origin');
     if (!allowed.has(host) || (origin && !allowed.has(safeHost(origin)))) {
