@@ -1,7 +1,7 @@
 // The house rules of AGENTS.md and ../shared/design/architecture.md, held by a tool rather than by review:
 // `npm run depcruise` (part of npm test). Violations that predate a rule are recorded in
 // .dependency-cruiser-known-violations.json (`npm run depcruise -- --baseline` rewrites it); a new one fails, and the
-// list may only shrink as the layers are mended (the one cycle through reference/runtime.ts is the largest entry).
+// list may only shrink as the layers are mended.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

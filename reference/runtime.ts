@@ -13,7 +13,7 @@ import type { CaptureEngine } from './domain/capture.js';
 import { CaptureQueue } from './domain/capture-queue.js';
 import type { Config, Services } from './services.js';
 import type { Network } from './domain/safe-fetch.js';
-import type { HandlerTable } from './tools/types.js';
+import type { HandlerTable, ToolPorts } from './tools/types.js';
 import type { CallStep } from './mcp/pipeline.js';
 import { Pairings } from './domain/pairing.js';
 import { createIdentityProvider, type IdentityProvider } from './oauth/provider.js';
@@ -48,6 +48,12 @@ export class Runtime {
   oauth(): Promise<{ idp: IdentityProvider; edge: OAuthEdge }> {
     this.#oauth ??= createIdentityProvider(this.baseUrl, this.config.dataDir, { limiter: this.limiter, limits: this.limits, net: this.net }).then((idp) => ({ idp, edge: new OAuthEdge(idp) }));
     return this.#oauth;
+  }
+  #tools: ToolPorts | undefined;
+  /** What a handler may use of the server (tools/types.ts), made on first use: the base URL is set once bound. */
+  get tools(): ToolPorts {
+    const { store, limits, baseUrl, net, dns, images, capture, captureQueue, assetFiles } = this;
+    return (this.#tools ??= { store, limits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, libraryDir: join(this.config.dataDir, 'library') });
   }
   readonly sessions = new Sessions();
   readonly catalogue = loadCatalogue();

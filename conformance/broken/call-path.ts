@@ -19,7 +19,7 @@ export function tellForeignWebsites(steps: readonly CallStep[]): CallStep[] {
           await resolve(call);
         } catch (error) {
           const websiteId = (call.args as { websiteId?: unknown }).websiteId;
-          const foreign = error instanceof DomainError && error.code === 'not_found' && typeof websiteId === 'string' && (await call.rt.store.lookupDirectory('site', websiteId)) !== undefined;
+          const foreign = error instanceof DomainError && error.code === 'not_found' && typeof websiteId === 'string' && (await call.ports.store.lookupDirectory('site', websiteId)) !== undefined;
           throw foreign ? new DomainError('access_denied', 'That website belongs to another account.') : error;
         }
       },

@@ -17,8 +17,7 @@
 import type { Context } from 'koa';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import type { Runtime } from '../runtime.js';
-import { callTool, type Principal } from './pipeline.js';
+import { callTool, type CallPorts, type Principal } from './pipeline.js';
 import { callToolResponseText } from './envelope.js';
 import { invalidParams } from './message-shape.js';
 import { CAPABILITIES, INSTRUCTIONS, METHODS, SERVER_INFO, isMethodName } from './methods.js';
@@ -156,7 +155,7 @@ function classify(ctx: Context, body: unknown): Route {
  * Answers a message of the 2026 era, or returns false for one the SDK's classifier leaves to the 2025 path.
  * `ctx` has been authenticated and its body read; the caller checked mayBeModern first.
  */
-export async function serveModern(rt: Runtime, ctx: Context, principal: Principal, body: unknown): Promise<boolean> {
+export async function serveModern(ports: CallPorts, ctx: Context, principal: Principal, body: unknown): Promise<boolean> {
   const route = classify(ctx, body);
   if (route.kind === 'legacy') return false;
   const id = isPlainObject(body) ? body.id : null;
@@ -200,12 +199,12 @@ export async function serveModern(rt: Runtime, ctx: Context, principal: Principa
   ctx.set('Content-Type', 'application/json');
   if (method === 'tools/call') {
     // The hot path: the envelope serialized once, as the 2025 era's direct path does (envelope.ts).
-    const envelope = await callTool(rt, principal, fullParams.name as string, fullParams.arguments);
+    const envelope = await callTool(ports, principal, fullParams.name as string, fullParams.arguments);
     ctx.body = callToolResponseText(id as string | number, envelope, CALL_RESULT_SUFFIX);
     return true;
   }
   try {
-    const result = method === 'server/discover' ? discover() : ((await METHODS[method](rt, principal, fullParams)) as Record<string, unknown>);
+    const result = method === 'server/discover' ? discover() : ((await METHODS[method](ports, principal, fullParams)) as Record<string, unknown>);
     ctx.body = JSON.stringify({ jsonrpc: '2.0', id, result: encodeResult(method, result) });
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };

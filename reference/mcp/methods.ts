@@ -4,8 +4,7 @@
 // answers the era-neutral result; each era's mount adds only its own wire (the 2026 era: resultType, cache hints,
 // serverInfo in _meta). What the server is (name, capabilities, instructions) lives here too, for the same reason.
 import { toolsListPayload } from '../../spec/index.js';
-import type { Runtime } from '../runtime.js';
-import { callTool, type Principal } from './pipeline.js';
+import { callTool, type CallPorts, type Principal } from './pipeline.js';
 import { toCallToolResult } from './envelope.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, readResource } from './resources.js';
@@ -22,7 +21,7 @@ export const INSTRUCTIONS =
   'confirm_pending_action. Write copy yourself; the service does not generate text.';
 
 type Params = Record<string, unknown>;
-export type MethodHandler = (rt: Runtime, principal: Principal, params: Params) => unknown;
+export type MethodHandler = (ports: CallPorts, principal: Principal, params: Params) => unknown;
 
 let toolsList: ReturnType<typeof toolsListPayload> | undefined;
 
@@ -30,15 +29,15 @@ let toolsList: ReturnType<typeof toolsListPayload> | undefined;
 export const METHODS = {
   // Built once per process (rule tools-list-size is measured on exactly this payload).
   'tools/list': () => (toolsList ??= toolsListPayload()),
-  'tools/call': async (rt, principal, params) => toCallToolResult(await callTool(rt, principal, params.name as string, params.arguments)),
+  'tools/call': async (ports, principal, params) => toCallToolResult(await callTool(ports, principal, params.name as string, params.arguments)),
   'resources/list': () => listResources(),
   // MCP's resources capability covers resource templates too, and clients ask for them on connecting (the
   // Inspector's web UI shows "Method not found" as a failed request on every connect). §4.4 names four fixed
   // resources and no template, so the list is empty (rule resources-four).
   'resources/templates/list': () => ({ resourceTemplates: [] }),
-  'resources/read': (rt, principal, params) => readResource(rt, principal, params.uri as string),
+  'resources/read': (ports, principal, params) => readResource(ports, principal, params.uri as string),
   'prompts/list': () => listPrompts(),
-  'prompts/get': (rt, principal, params) => getPrompt(rt, principal, params.name as string, params.arguments as Record<string, string> | undefined),
+  'prompts/get': (ports, principal, params) => getPrompt(ports, principal, params.name as string, params.arguments as Record<string, string> | undefined),
 } satisfies Record<string, MethodHandler>;
 
 export type MethodName = keyof typeof METHODS;

@@ -18,7 +18,7 @@ import type { Context } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticateBearer } from '../domain/authenticate.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
-import type { Runtime } from '../runtime.js';
+import type { OAuthPort } from '../oauth/identity.js';
 import { buildMcpServer } from './server.js';
 import { readJsonBody } from '../http/body.js';
 import { DomainError } from '../domain/errors.js';
@@ -26,7 +26,7 @@ import { HTTP_STATUS } from '../http/errors.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, ErrorCode, type JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import { invalidParams, oversizedToolCall, plainToolCall } from './message-shape.js';
-import { callTool } from './pipeline.js';
+import { callTool, type CallPorts } from './pipeline.js';
 import { callToolResponseText, toCallToolResult } from './envelope.js';
 import { mayBeModern, serveModern } from './era-2026.js';
 
@@ -53,18 +53,24 @@ function transportWouldAccept(ctx: Context): boolean {
   return !version || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
-export function mcpHandler(rt: Runtime) {
+/** What the MCP endpoint uses: the call path's ports, the OAuth edge for bearer tokens, the base URL it names. */
+export interface McpPorts extends CallPorts {
+  readonly oauth: OAuthPort;
+  readonly baseUrl: string;
+}
+
+export function mcpHandler(ports: McpPorts) {
   return async (ctx: Context): Promise<void> => {
     if (ctx.method !== 'POST') {
       // Stateless server: no standalone SSE stream and no sessions to delete.
       ctx.set('Allow', 'POST');
       return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this endpoint is stateless; POST JSON-RPC messages.');
     }
-    const principal = await authenticateBearer(rt.store, ctx.get('authorization') || undefined, () => rt.oauth());
+    const principal = await authenticateBearer(ports.store, ctx.get('authorization') || undefined, () => ports.oauth());
     if (!principal) {
       // The scopes a client should ask for are every scope (rule oauth-challenge-scope-every-scope): what it may do is
       // what the owner leaves ticked at consent, and the consent page offers only the scopes asked for.
-      ctx.set('WWW-Authenticate', `Bearer resource_metadata="${rt.baseUrl}/.well-known/oauth-protected-resource/api/mcp", scope="${CHALLENGE_SCOPE}"`);
+      ctx.set('WWW-Authenticate', `Bearer resource_metadata="${ports.baseUrl}/.well-known/oauth-protected-resource/api/mcp", scope="${CHALLENGE_SCOPE}"`);
       return jsonRpcError(ctx, 401, -32001, 'Missing or invalid bearer token. Use an API token from Developers settings (it starts with smcp_live_).');
     }
     let body: unknown;
@@ -77,14 +83,14 @@ export function mcpHandler(rt: Runtime) {
     // JSON-RPC 2.0: an empty batch is an Invalid Request (the SDK would answer 202 with nothing).
     if (Array.isArray(body) && body.length === 0) return jsonRpcError(ctx, 400, -32600, 'Invalid Request: an empty batch.');
     const caller = { workspaceId: principal.workspaceId, connectionId: principal.connectionId };
-    if (mayBeModern(body, ctx.get('mcp-protocol-version')) && (await serveModern(rt, ctx, caller, body))) return;
+    if (mayBeModern(body, ctx.get('mcp-protocol-version')) && (await serveModern(ports, ctx, caller, body))) return;
     const malformed = invalidParams(body);
     if (malformed) return jsonRpcError(ctx, 200, -32602, malformed.message, malformed.id);
     // Arguments over the bounds are refused by the call path (an envelope, logged) before the SDK's own request
     // parsing walks them, which costs about a second per 500,000 keys (rule tool-arguments-bounded).
-    const oversized = oversizedToolCall(body, rt.limits.toolArguments);
+    const oversized = oversizedToolCall(body, ports.limits.toolArguments);
     if (oversized) {
-      const envelope = await callTool(rt, caller, oversized.name, oversized.args);
+      const envelope = await callTool(ports, caller, oversized.name, oversized.args);
       ctx.status = 200;
       ctx.body = { jsonrpc: '2.0', id: oversized.id, result: toCallToolResult(envelope) };
       return;
@@ -93,7 +99,7 @@ export function mcpHandler(rt: Runtime) {
     if (direct && transportWouldAccept(ctx)) {
       let answer: string;
       try {
-        answer = callToolResponseText(direct.id, await callTool(rt, caller, direct.name, direct.args));
+        answer = callToolResponseText(direct.id, await callTool(ports, caller, direct.name, direct.args));
       } catch (error) {
         // What the SDK answers for a handler that throws (callTool answers envelopes; this is a wiring bug).
         console.error('[site-mcp] tools/call failed outside the call path:', error);
@@ -105,12 +111,12 @@ export function mcpHandler(rt: Runtime) {
       ctx.body = answer;
       return;
     }
-    const server = buildMcpServer(rt);
+    const server = buildMcpServer(ports);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
       // Only what the transport reads: method and the negotiation headers (the body is passed parsed).
-      const request = new Request(`${rt.baseUrl}/api/mcp`, {
+      const request = new Request(`${ports.baseUrl}/api/mcp`, {
         method: 'POST',
         headers: {
           accept: ctx.get('accept'),

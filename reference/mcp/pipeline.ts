@@ -3,16 +3,16 @@
 // throwing a DomainError, which the envelope step turns into { ok: false, error }, so every outcome is an envelope
 // and nothing escapes as a crash. A step that wraps the ones after it (activity, envelope, held commits) is an
 // `around` step; every other step is a `run` step.
-import { join } from 'node:path';
 import { DomainError } from '../domain/errors.js';
 import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../domain/authorize.js';
-import { rateLimited } from '../domain/rate-limit.js';
+import { rateLimited, type SlidingWindowLimiter } from '../domain/rate-limit.js';
+import type { Clock } from '../domain/clock.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
-import type { ActivityEntry } from '../store/activity.js';
-import type { CatalogueEntry } from '../catalogue.js';
-import type { Runtime } from '../runtime.js';
+import type { ActivityEntry, ActivityLog } from '../store/activity.js';
+import type { Store } from '../store/store.js';
+import type { Catalogue, CatalogueEntry, Limits } from '../catalogue.js';
 import { handlerFor } from '../tools/index.js';
-import type { ToolContext, ToolPorts } from '../tools/types.js';
+import type { HandlerTable, ToolContext, ToolPorts } from '../tools/types.js';
 import type { Envelope } from './envelope.js';
 import { complexityProblem } from './message-shape.js';
 
@@ -21,9 +21,31 @@ export interface Principal {
   connectionId: string;
 }
 
+/**
+ * What the call path uses of the server, handed over by the composition root (reference/app.ts): these and nothing
+ * else, so what a step can reach is what this interface says.
+ */
+export interface CallPorts {
+  readonly store: Store;
+  /** Rule activity-entry-every-call. */
+  readonly activity: ActivityLog;
+  /** Every rate limit and throttle of the server (rules rate-limit-per-connection, throttle-*). */
+  readonly limiter: SlidingWindowLimiter;
+  readonly clock: Clock;
+  /** spec/limits.json as composed. */
+  readonly limits: Limits;
+  readonly catalogue: Catalogue;
+  /** The steps of every call (CALL_STEPS below, as the compositions left them). */
+  readonly callSteps: readonly CallStep[];
+  /** The handler of each tool (tools/index.ts, as the compositions left them). */
+  readonly handlers: HandlerTable;
+  /** What a handler may use of the server (tools/types.ts), the same for every call. */
+  readonly tools: ToolPorts;
+}
+
 /** One tool call as it goes down the table: what the steps read, and what they find out on the way. */
 export interface Call {
-  readonly rt: Runtime;
+  readonly ports: CallPorts;
   readonly principal: Principal;
   /** The tool the client named (a resource read names its resource's tool). */
   readonly name: string;
@@ -77,9 +99,9 @@ function issuesOf(errors: { instancePath: string; message?: string; params?: Rec
 }
 
 /** Rules rate-limit-per-connection and rate-limit-per-workspace; prompts take the same limits. */
-export function checkRateLimits(rt: Runtime, principal: Principal, nowMs: number): void {
-  const { perConnection, perWorkspace } = rt.limits.rateLimits;
-  const refused = rt.limiter.take(
+export function checkRateLimits(ports: Pick<CallPorts, 'limits' | 'limiter'>, principal: Principal, nowMs: number): void {
+  const { perConnection, perWorkspace } = ports.limits.rateLimits;
+  const refused = ports.limiter.take(
     [
       { key: `conn:${principal.connectionId}`, window: perConnection },
       { key: `ws:${principal.workspaceId}`, window: perWorkspace },
@@ -99,7 +121,7 @@ export function boundedName(name: string, max: number): string {
  * is cut before anything stores it (every catalogue name is shorter than the bound and kept whole).
  */
 function boundLoggedName(call: Call): void {
-  call.entry.name = boundedName(call.entry.name, call.rt.limits.activityLog.maxNameCharacters);
+  call.entry.name = boundedName(call.entry.name, call.ports.limits.activityLog.maxNameCharacters);
 }
 
 /**
@@ -118,7 +140,7 @@ async function recordActivity(call: Call, rest: () => Promise<void>): Promise<vo
     }
     // A failed append still answers: the call's change, if any, is committed and repeating the call would make it
     // twice; the entry stays in the log's backlog, and the workspace's next calls wait for it (activity-log-fails-closed).
-    const { activity, limits } = call.rt;
+    const { activity, limits } = call.ports;
     const written =
       call.entry.code === 'rate_limited'
         ? activity.appendRefused(call.entry, call.now.getTime(), limits.activityLog.foldRefusedSeconds * 1000)
@@ -143,7 +165,7 @@ async function answerEnvelope(call: Call, rest: () => Promise<void>): Promise<vo
 
 /** Rules rate-limit-per-connection and rate-limit-per-workspace: counted before anything else, unknown tools too. */
 function takeRateLimits(call: Call): void {
-  checkRateLimits(call.rt, call.principal, call.now.getTime());
+  checkRateLimits(call.ports, call.principal, call.now.getTime());
 }
 
 /**
@@ -152,7 +174,7 @@ function takeRateLimits(call: Call): void {
  * either (the refusal's entry joins the backlog's next try). Synchronous, and free, while the log is healthy.
  */
 function checkActivityWritable(call: Call): void | Promise<void> {
-  const { activity } = call.rt;
+  const { activity } = call.ports;
   if (!activity.isFailing(call.principal.workspaceId)) return;
   return activity.recover(call.principal.workspaceId).then((recovered) => {
     if (!recovered) {
@@ -163,8 +185,8 @@ function checkActivityWritable(call: Call): void | Promise<void> {
 
 /** Rule tool-catalogue-exact: a name outside the catalogue is not found. */
 function findTool(call: Call): void {
-  call.tool = call.rt.catalogue.get(call.name);
-  if (!call.tool) throw new DomainError('not_found', `There is no tool named "${boundedName(call.name, call.rt.limits.activityLog.maxNameCharacters)}". Call tools/list for the catalogue.`);
+  call.tool = call.ports.catalogue.get(call.name);
+  if (!call.tool) throw new DomainError('not_found', `There is no tool named "${boundedName(call.name, call.ports.limits.activityLog.maxNameCharacters)}". Call tools/list for the catalogue.`);
 }
 
 /** Rule scope-ceiling: the connection's scopes bound every call, whoever created it. */
@@ -174,7 +196,7 @@ function checkScopeCeiling(call: Call): void {
 
 /** Rule tool-arguments-bounded: bounded before the schema validator walks them, and so before anything could store them. */
 function boundArguments(call: Call): void {
-  const tooComplex = complexityProblem(call.args, call.rt.limits.toolArguments);
+  const tooComplex = complexityProblem(call.args, call.ports.limits.toolArguments);
   if (tooComplex) {
     throw new DomainError('validation_failed', `The arguments of ${call.name} are ${tooComplex}; send a smaller document.`, { issues: [{ path: '/', message: tooComplex }] });
   }
@@ -207,9 +229,9 @@ function checkGates(call: Call): void {
 
 /** Rules throttle-connect-domain, throttle-generate-image, throttle-create-site: a tool's own per-workspace throttle. */
 function takeThrottle(call: Call): void {
-  const throttle = call.rt.limits.throttles[call.name];
+  const throttle = call.ports.limits.throttles[call.name];
   if (!throttle) return;
-  const refused = call.rt.limiter.take([{ key: `throttle:${call.name}:${call.ws.id}`, window: throttle }], call.now.getTime());
+  const refused = call.ports.limiter.take([{ key: `throttle:${call.name}:${call.ws.id}`, window: throttle }], call.now.getTime());
   if (refused) throw rateLimited(`${call.name} in this workspace`, refused, 'throttled');
 }
 
@@ -218,31 +240,25 @@ function takeThrottle(call: Call): void {
  * (a step of its own inside), so a failed check keeps nothing. Without this step each write commits as it is made.
  */
 async function holdCommits(call: Call, rest: () => Promise<void>): Promise<void> {
-  await call.rt.store.holdCommits(rest, () => undefined);
-}
-
-/** What a handler may use of the server (tools/types.ts ToolPorts), read at call time: the base URL is set once bound. */
-function toolPorts(rt: Runtime): ToolPorts {
-  const { store, limits, baseUrl, net, dns, images, capture, captureQueue, assetFiles } = rt;
-  return { store, limits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, libraryDir: join(rt.config.dataDir, 'library') };
+  await call.ports.store.holdCommits(rest, () => undefined);
 }
 
 /** Rule error-business-failure-rolls-back: the handler's business logic, each of its writes one transaction (ctx.write). */
 async function runHandler(call: Call): Promise<void> {
-  const { rt, ws, connection, site, entry } = call;
-  const handler = handlerFor(rt.handlers, call.name);
+  const { ports, ws, connection, site, entry } = call;
+  const handler = handlerFor(ports.handlers, call.name);
   if (!handler) {
     throw new DomainError('not_implemented', `${call.name} is in the catalogue but the reference server does not implement it yet.`, { tool: call.name });
   }
   const ctx: ToolContext = {
-    ...toolPorts(rt),
+    ...ports.tools,
     args: call.args as Record<string, unknown>,
     connection,
     ws,
     site,
     now: call.now,
     write: (operation) =>
-      rt.store.transact(ws.id, (fresh, tx) => {
+      ports.store.transact(ws.id, (fresh, tx) => {
         const freshSite = site ? fresh.sites[site.websiteId] : undefined;
         if (site && !freshSite) throw new DomainError('not_found', 'The website was removed while the call ran.');
         return operation(fresh, freshSite as Site, tx);
@@ -263,7 +279,7 @@ function checkAnswer(call: Call): void {
   throw new DomainError('internal_error', `${call.name} produced a result that does not match its output schema; no change was kept. This is a server bug.`);
 }
 
-/** The call path, in order (a composition may change it: reference/app.ts; the server runs rt.callSteps). */
+/** The call path, in order (a composition may change it: reference/app.ts; the server runs CallPorts.callSteps). */
 export const CALL_STEPS: readonly CallStep[] = [
   { rule: 'activity-name-bounded', run: boundLoggedName },
   { rule: 'activity-entry-every-call', around: recordActivity },
@@ -301,18 +317,18 @@ async function runSteps(steps: readonly CallStep[], call: Call, from = 0): Promi
  * authorization) while its activity entry names the resource.
  */
 export async function callTool(
-  rt: Runtime,
+  ports: CallPorts,
   principal: Principal,
   name: string,
   rawArgs: unknown,
   loggedAs: { kind: ActivityEntry['kind']; name: string } = { kind: 'tool', name },
 ): Promise<Envelope> {
-  const ws = await rt.store.read(principal.workspaceId);
+  const ws = await ports.store.read(principal.workspaceId);
   const connection = ws?.connections[principal.connectionId];
   if (!ws || !connection) {
     return { ok: false, error: new DomainError('access_denied', 'This connection no longer exists.').toJSON() };
   }
-  const now = rt.clock.now(ws.id);
+  const now = ports.clock.now(ws.id);
   const entry: ActivityEntry = {
     at: now.toISOString(),
     connectionId: connection.connectionId,
@@ -322,8 +338,8 @@ export async function callTool(
     name: loggedAs.name,
     outcome: 'ok',
   };
-  const call: Call = { rt, principal, name, rawArgs, ws, connection, now, entry, args: rawArgs ?? {} };
-  await runSteps(rt.callSteps, call);
+  const call: Call = { ports, principal, name, rawArgs, ws, connection, now, entry, args: rawArgs ?? {} };
+  await runSteps(ports.callSteps, call);
   if (!call.answer) throw new Error(`the call path answered nothing for ${name}: its table has no envelope step`);
   return call.answer;
 }

@@ -1,8 +1,7 @@
 // Prompts of §4.5, from spec/prompts.json. A prompt only returns guidance text; it is logged like any call.
 import { ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { protocolError } from './protocol-error.js';
-import type { Runtime } from '../runtime.js';
-import { checkRateLimits, type Principal } from './pipeline.js';
+import { checkRateLimits, type CallPorts, type Principal } from './pipeline.js';
 import { DomainError } from '../domain/errors.js';
 
 import { loadPrompts } from '../../spec/index.js';
@@ -13,24 +12,24 @@ export function listPrompts() {
   return { prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
 }
 
-export async function getPrompt(rt: Runtime, principal: Principal, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+export async function getPrompt(ports: Pick<CallPorts, 'store' | 'clock' | 'activity' | 'limits' | 'limiter'>, principal: Principal, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
   const spec = PROMPTS.find((p) => p.name === name);
   if (!spec) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt ${name}; see prompts/list.`);
   for (const a of spec.arguments) {
     if (a.required && !args?.[a.name]) throw protocolError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument "${a.name}".`);
   }
   const text = spec.template.replace(/\{(\w+)\}/g, (_, key: string) => String(args?.[key] ?? ''));
-  const ws = await rt.store.read(principal.workspaceId);
+  const ws = await ports.store.read(principal.workspaceId);
   if (ws) {
     // A prompt is a call like any other: it counts against the §8 rate limits before it writes activity.
     try {
-      checkRateLimits(rt, principal, rt.clock.now(ws.id).getTime());
+      checkRateLimits(ports, principal, ports.clock.now(ws.id).getTime());
     } catch (error) {
       if (error instanceof DomainError) throw protocolError(-32000, error.message, error.toJSON());
       throw error;
     }
-    await rt.activity.append({
-      at: rt.clock.now(ws.id).toISOString(),
+    await ports.activity.append({
+      at: ports.clock.now(ws.id).toISOString(),
       connectionId: principal.connectionId,
       workspaceId: ws.id,
       websiteId: null,

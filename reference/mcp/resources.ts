@@ -4,8 +4,7 @@
 // company-wide connection made before any site existed falls back to the creator's first site by creation.
 import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { protocolError } from './protocol-error.js';
-import type { Runtime } from '../runtime.js';
-import { callTool, type Principal } from './pipeline.js';
+import { callTool, type CallPorts, type Principal } from './pipeline.js';
 
 import { loadResources } from '../../spec/index.js';
 
@@ -15,8 +14,8 @@ export function listResources() {
   return { resources: RESOURCES.map(({ uri, name, title, mimeType, description }) => ({ uri, name, title, mimeType, description })) };
 }
 
-export async function defaultWebsiteId(rt: Runtime, principal: Principal): Promise<string | undefined> {
-  const ws = await rt.store.read(principal.workspaceId);
+export async function defaultWebsiteId(ports: Pick<CallPorts, 'store'>, principal: Principal): Promise<string | undefined> {
+  const ws = await ports.store.read(principal.workspaceId);
   const connection = ws?.connections[principal.connectionId];
   if (!ws || !connection) return undefined;
   if (connection.websiteId) return connection.websiteId;
@@ -25,12 +24,12 @@ export async function defaultWebsiteId(rt: Runtime, principal: Principal): Promi
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.websiteId.localeCompare(b.websiteId))[0]?.websiteId;
 }
 
-export async function readResource(rt: Runtime, principal: Principal, uri: string): Promise<ReadResourceResult> {
+export async function readResource(ports: CallPorts, principal: Principal, uri: string): Promise<ReadResourceResult> {
   const spec = RESOURCES.find((r) => r.uri === uri);
   // Rule mcp-2026-resource-not-found: -32602 with the uri as data in both eras (the SDK v2 reads exactly { uri } as
   // "resource not found"; -32002 is the older SDKs' code).
   if (!spec) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}; see resources/list.`, { uri });
-  const websiteId = await defaultWebsiteId(rt, principal);
-  const envelope = await callTool(rt, principal, spec.tool, websiteId ? { websiteId } : {}, { kind: 'resource', name: uri });
+  const websiteId = await defaultWebsiteId(ports, principal);
+  const envelope = await callTool(ports, principal, spec.tool, websiteId ? { websiteId } : {}, { kind: 'resource', name: uri });
   return { contents: [{ uri, mimeType: spec.mimeType, text: JSON.stringify(envelope) }] };
 }

@@ -14,8 +14,7 @@ import {
   ErrorCode,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Runtime } from '../runtime.js';
-import type { Principal } from './pipeline.js';
+import type { CallPorts, Principal } from './pipeline.js';
 import { CAPABILITIES, INSTRUCTIONS, METHODS, SERVER_INFO, type MethodName } from './methods.js';
 
 export { SERVER_INFO } from './methods.js';
@@ -40,12 +39,12 @@ const SCHEMAS = {
   'prompts/get': GetPromptRequestSchema,
 } satisfies Record<MethodName, unknown>;
 
-export function buildMcpServer(rt: Runtime): Server {
+export function buildMcpServer(ports: CallPorts): Server {
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator });
   for (const method of Object.keys(SCHEMAS) as MethodName[]) {
-    const handler = METHODS[method] as (rt: Runtime, principal: Principal, params: Record<string, unknown>) => unknown;
+    const handler = METHODS[method] as (ports: CallPorts, principal: Principal, params: Record<string, unknown>) => unknown;
     server.setRequestHandler(SCHEMAS[method] as typeof ListToolsRequestSchema, (request, extra) =>
-      handler(rt, principalOf(extra), (request.params ?? {}) as Record<string, unknown>) as never,
+      handler(ports, principalOf(extra), (request.params ?? {}) as Record<string, unknown>) as never,
     );
   }
   return server;
