@@ -41,8 +41,11 @@ export interface Composition {
   /** Seams of the store's commits (test mode: the fixtures protocol's fail-next-write). */
   storeHooks?: StoreHooks;
   /** A router served first after the host check (test mode: the fixtures protocol). */
-  router?(rt: Runtime): Router;
+  router?(ports: RouterPorts): Router;
 }
+
+/** What a composition's router may use of the server: test mode's fixtures protocol, a broken server's routes. */
+export type RouterPorts = Pick<Runtime, 'store' | 'clock' | 'activity' | 'limits' | 'dns' | 'pairings' | 'sessions' | 'baseUrl'>;
 
 const MCP_PATH = /^\/api\/mcp\/?$/i;
 const AUTHORIZATION_SERVER_METADATA = '/.well-known/oauth-authorization-server/oidc';
@@ -61,7 +64,7 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
       ctx.body = { error: { code: 'internal_error', message: 'Unexpected server error.' } };
     }
   });
-  app.use(hostCheck(rt));
+  app.use(hostCheck(rt.baseUrl, rt.config.allowedHosts));
   // The MCP endpoint first: every agent call comes here, and matching it in the routers below would add to every
   // read call's CPU. It matches what its router route matched: a trailing slash, any letter case.
   const mcp = mcpHandler(rt);
@@ -69,11 +72,11 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
   const router = new Router();
   router.get('/.well-known/oauth-protected-resource', protectedResourceMetadata(rt));
   router.get('/.well-known/oauth-protected-resource/api/mcp', protectedResourceMetadata(rt));
-  router.get('/sites/:websiteId', publicSiteHandler(rt));
-  router.get('/sites/:websiteId/', publicSiteHandler(rt));
-  router.get('/sites/:websiteId/:slug', publicSiteHandler(rt));
-  router.get('/library/:websiteId/:file', libraryHandler(rt));
-  router.get('/assets/:file', importedAssetHandler(rt));
+  router.get('/sites/:websiteId', publicSiteHandler(rt.store));
+  router.get('/sites/:websiteId/', publicSiteHandler(rt.store));
+  router.get('/sites/:websiteId/:slug', publicSiteHandler(rt.store));
+  router.get('/library/:websiteId/:file', libraryHandler(rt.tools.libraryDir));
+  router.get('/assets/:file', importedAssetHandler(rt.assetFiles));
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });

@@ -6,9 +6,10 @@ import { indexConnection } from './domain/authenticate.js';
 import { createConnection } from './domain/connections.js';
 import { addPage, newSite, recordChange, starterPages } from './domain/site.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from './domain/workspace.js';
-import type { Runtime } from './runtime.js';
+import type { Clock } from './domain/clock.js';
+import type { Store } from './store/store.js';
 
-export async function seedDemo(rt: Runtime) {
+export async function seedDemo(ports: { readonly store: Store; readonly clock: Clock }) {
   const now = new Date();
   const ownerPassword = randomBytes(12).toString('base64url');
   const demoAddress = (key: string) => (userId: string) => `${key}.${userId.slice(5).toLowerCase()}@example.test`;
@@ -36,9 +37,9 @@ export async function seedDemo(rt: Runtime) {
   const bakery = site('Rosa\'s Bakery', { [rosa.userId]: 'owner', [eddie.userId]: 'editor' });
   bakery.published = { revision: bakery.siteRevision, publishedAt: now.toISOString(), content: structuredClone(bakery.draft) };
   site('Rosa\'s Catering', { [rosa.userId]: 'owner' });
-  await rt.store.create(doc, lookupsOfNew(doc));
-  const { token } = await rt.store.transact(doc.id, (ws, tx) => {
-    const created = createConnection(ws, { userId: rosa.userId, websiteId: bakery.websiteId, reach: 'workspace', preset: 'full' }, rt.clock.now(ws.id));
+  await ports.store.create(doc, lookupsOfNew(doc));
+  const { token } = await ports.store.transact(doc.id, (ws, tx) => {
+    const created = createConnection(ws, { userId: rosa.userId, websiteId: bakery.websiteId, reach: 'workspace', preset: 'full' }, ports.clock.now(ws.id));
     indexConnection(tx, created.connection, doc.id);
     return created;
   });

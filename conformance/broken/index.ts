@@ -13,14 +13,13 @@
 //     (conformance/variants/variant-proxy.ts).
 // serve.ts starts one: `npx tsx conformance/broken/serve.ts --break <rule>`; `npm run conformance -- --break <rule>`
 // runs the suite against it.
-import type { Composition } from '../../reference/app.js';
+import type { Composition, RouterPorts } from '../../reference/app.js';
 import type { CallStep } from '../../reference/mcp/pipeline.js';
 import type { Limits } from '../../reference/catalogue.js';
 import type { Services } from '../../reference/services.js';
 import type { Store } from '../../reference/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
-import type { Runtime } from '../../reference/runtime.js';
 import type Router from '@koa/router';
 import { authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes, pairingForgetsItsCompany } from './routes.js';
 import { loadJson } from '../../spec/index.js';
@@ -40,7 +39,7 @@ export interface BrokenServer {
   store?: (store: Store) => Store;
   proxy?: VariantOptions;
   /** HTTP routes served before the reference's own (routes.ts). */
-  router?: (rt: Runtime) => Router;
+  router?: (ports: RouterPorts) => Router;
 }
 
 export const BROKEN: Record<string, BrokenServer> = {

@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Runtime } from '../../reference/runtime.js';
+import type { RouterPorts } from '../../reference/app.js';
 import { entryOf } from '../../reference/domain/model.js';
 import { toPortableSite } from '../../reference/domain/portable-site.js';
 import { authMd } from '../../reference/http/pairing.js';
@@ -13,32 +13,32 @@ import { authMd } from '../../reference/http/pairing.js';
 const DELIVERY = '/v1/delivery/site';
 
 /** The workspace and site a delivery token in `ctx` stands for, as the reference's delivery route finds them. */
-async function deliverySite(rt: Runtime, ctx: Context) {
+async function deliverySite(ports: Pick<RouterPorts, 'store'>, ctx: Context) {
   const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
-  const entry = match ? await rt.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
+  const entry = match ? await ports.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
   const [workspaceId, websiteId] = entry?.split(' ') ?? [];
-  const site = workspaceId ? entryOf((await rt.store.read(workspaceId))?.sites ?? {}, websiteId) : undefined;
+  const site = workspaceId ? entryOf((await ports.store.read(workspaceId))?.sites ?? {}, websiteId) : undefined;
   return site && workspaceId ? { workspaceId, site } : undefined;
 }
 
 /** delivery-token-read-published-only: the delivery address serves the draft, as if it were the live site. */
-export function deliveryServesDraft(rt: Runtime): Router {
+export function deliveryServesDraft(ports: Pick<RouterPorts, 'store' | 'baseUrl'>): Router {
   const router = new Router();
   router.get(DELIVERY, async (ctx, next) => {
-    const found = await deliverySite(rt, ctx);
+    const found = await deliverySite(ports, ctx);
     if (!found) return next();
-    ctx.body = toPortableSite(found.site, new Date(), rt.baseUrl);
+    ctx.body = toPortableSite(found.site, new Date(), ports.baseUrl);
   });
   return router;
 }
 
 /** delivery-token-cannot-write: DELETE at the delivery address, with the delivery token, takes the site offline. */
-export function deliveryTokenUnpublishes(rt: Runtime): Router {
+export function deliveryTokenUnpublishes(ports: Pick<RouterPorts, 'store'>): Router {
   const router = new Router();
   router.delete(DELIVERY, async (ctx, next) => {
-    const found = await deliverySite(rt, ctx);
+    const found = await deliverySite(ports, ctx);
     if (!found) return next();
-    await rt.store.transact(found.workspaceId, (ws) => {
+    await ports.store.transact(found.workspaceId, (ws) => {
       const site = entryOf(ws.sites, found.site.websiteId);
       if (site) site.published = null;
     });
@@ -97,10 +97,10 @@ export function authorizationErrorsRedirect(): Router {
  * pairing-bound-to-first-workspace: the company a pairing's code was first opened by is forgotten whenever the code is
  * opened, decided or approved again, so whoever comes next holds it.
  */
-export function pairingForgetsItsCompany(rt: Runtime): Router {
+export function pairingForgetsItsCompany(ports: Pick<RouterPorts, 'pairings'>): Router {
   const router = new Router();
   const forget = (code: unknown) => {
-    const pairing = typeof code === 'string' ? rt.pairings.find(code) : undefined;
+    const pairing = typeof code === 'string' ? ports.pairings.find(code) : undefined;
     if (pairing) pairing.workspaceId = undefined;
   };
   router.get('/dashboard/connect', (ctx, next) => {

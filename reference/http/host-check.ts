@@ -1,10 +1,10 @@
 // DNS-rebinding protection for every route: the Host header must name this server, and a browser Origin,
 // when present, must be this server's own origin. A rebinding page on another origin gets 403.
 import type { Context, Next } from 'koa';
-import type { Runtime } from '../runtime.js';
 
-export function hostCheck(rt: Runtime) {
-  const allowed = allowedHosts(rt);
+/** `baseUrl`: the server's public base URL; `allowedHosts`: further Host values it answers (behind a proxy). */
+export function hostCheck(baseUrl: string, allowedHosts: readonly string[]) {
+  const allowed = allowedHostsOf(baseUrl, allowedHosts);
   return async (ctx: Context, next: Next): Promise<void> => {
     const host = ctx.get('host');
     const origin = ctx.get('origin');
@@ -17,9 +17,9 @@ export function hostCheck(rt: Runtime) {
   };
 }
 
-function allowedHosts(rt: Runtime): Set<string> {
-  const base = new URL(rt.baseUrl);
-  const allowed = new Set([base.host, ...rt.config.allowedHosts]);
+function allowedHostsOf(baseUrl: string, allowedHosts: readonly string[]): Set<string> {
+  const base = new URL(baseUrl);
+  const allowed = new Set([base.host, ...allowedHosts]);
   const port = base.port ? `:${base.port}` : '';
   for (const loop of ['localhost', '127.0.0.1', '[::1]']) allowed.add(`${loop}${port}`);
   return allowed;

@@ -2,8 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from 'koa';
-import type { Runtime } from '../runtime.js';
-import { ASSET_TYPES } from '../store/asset-files.js';
+import { ASSET_TYPES, type DiskAssetFiles } from '../store/asset-files.js';
 
 /**
  * Headers of every file a site keeps and this origin serves (rule served-files-no-forms-no-framing): an SVG runs no
@@ -16,7 +15,8 @@ function servedFileHeaders(ctx: Context): void {
   ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
-export function libraryHandler(rt: Runtime) {
+/** `libraryDir`: where generated images are kept, one folder per website (tools/types.ts ToolPorts). */
+export function libraryHandler(libraryDir: string) {
   return async (ctx: Context): Promise<void> => {
     const { websiteId, file } = ctx.params as { websiteId: string; file: string };
     if (!/^site_[A-Za-z0-9_-]+$/.test(websiteId) || !/^asset_[A-Za-z0-9_-]+\.svg$/.test(file)) {
@@ -24,7 +24,7 @@ export function libraryHandler(rt: Runtime) {
       return;
     }
     try {
-      ctx.body = await readFile(join(rt.config.dataDir, 'library', websiteId, file));
+      ctx.body = await readFile(join(libraryDir, websiteId, file));
       ctx.type = 'image/svg+xml';
       servedFileHeaders(ctx);
     } catch {
@@ -38,10 +38,10 @@ export function libraryHandler(rt: Runtime) {
  * portable-site-assets-carried) with the type their name says; an imported SVG can run nothing, post no form and be
  * framed by no site (same headers as the library's) and a non-image asset is a download, never a page of this origin.
  */
-export function importedAssetHandler(rt: Runtime) {
+export function importedAssetHandler(assetFiles: Pick<DiskAssetFiles, 'read'>) {
   return async (ctx: Context): Promise<void> => {
     const { file } = ctx.params as { file: string };
-    const body = await rt.assetFiles.read(file);
+    const body = await assetFiles.read(file);
     if (!body) {
       ctx.status = 404;
       return;

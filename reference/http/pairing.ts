@@ -4,9 +4,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { sharedAjv } from '../../spec/index.js';
-import type { Runtime } from '../runtime.js';
+import type { Limits } from '../../spec/index.js';
+import type { Clock } from '../domain/clock.js';
+import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
+import type { Store } from '../store/store.js';
+import type { Sessions } from './app/sessions.js';
 import { readJsonBody } from './body.js';
-import { approvePairing, type Pairing } from '../domain/pairing.js';
+import { approvePairing, type Pairing, type Pairings } from '../domain/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { answerError, HTTP_STATUS } from './errors.js';
 import { rateLimited } from '../domain/rate-limit.js';
@@ -21,16 +25,30 @@ import { entryOf } from '../domain/model.js';
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/pairing.schema.json';
 
 /** Approves a pairing as `userId` and makes its token findable: shared by the page and the fixtures protocol. */
-export async function approveAs(rt: Runtime, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }) {
-  const wsId = await rt.store.lookupDirectory('user', input.userId);
+/** What the pairing routes use of the server. */
+export interface PairingPorts {
+  readonly store: Store;
+  readonly clock: Clock;
+  /** The pairings waiting for an owner, in memory (rule pairings-in-memory-capped). */
+  readonly pairings: Pairings;
+  /** The pairing routes' throttles (rules pair-start-throttled-per-address, pairing-code-guesses-throttled). */
+  readonly limiter: SlidingWindowLimiter;
+  readonly limits: Limits;
+  readonly sessions: Sessions;
+  /** The server's public base URL: the verification address a pairing names. */
+  readonly baseUrl: string;
+}
+
+export async function approveAs(ports: Pick<PairingPorts, 'store' | 'pairings' | 'clock'>, pairing: Pairing, input: { userId: string; websiteId: string | null; scopes: string[] }) {
+  const wsId = await ports.store.lookupDirectory('user', input.userId);
   if (!wsId) throw new DomainError('not_found', 'No such user.');
   // Bound before deciding, so it counts for this company, not for the address that started it (rules
   // pairing-bound-to-first-workspace, pairings-capacity-per-owner); approvePairing refuses one bound elsewhere.
-  rt.pairings.bind(pairing, wsId);
+  ports.pairings.bind(pairing, wsId);
   let granted: Pairing['grant'];
   try {
-    return await rt.store.transact(wsId, (ws, tx) => {
-      const result = approvePairing(ws, pairing, input, rt.clock.now(ws.id));
+    return await ports.store.transact(wsId, (ws, tx) => {
+      const result = approvePairing(ws, pairing, input, ports.clock.now(ws.id));
       granted = pairing.grant;
       // Findable in the same commit as the connection or delivery token (rule store-lookups-with-document).
       if (result.connection) indexConnection(tx, result.connection, wsId);
@@ -111,7 +129,7 @@ changes are not refused but reviewed: a tool prepares a plan, the owner approves
 `;
 }
 
-export function pairingRouter(rt: Runtime): Router {
+export function pairingRouter(ports: PairingPorts): Router {
   const router = new Router();
   const ajv = sharedAjv();
   const validate = (def: string, body: unknown) => {
@@ -130,22 +148,22 @@ export function pairingRouter(rt: Runtime): Router {
 
   router.post('/v1/cli/pair/start', async (ctx) => {
     // Counted per client address before the body is even read (rule pair-start-throttled-per-address).
-    const { perAddress } = rt.limits.pairStart;
-    const refused = rt.limiter.take([{ key: `pair-start:address:${clientAddress(ctx)}`, window: perAddress }], Date.now());
+    const { perAddress } = ports.limits.pairStart;
+    const refused = ports.limiter.take([{ key: `pair-start:address:${clientAddress(ctx)}`, window: perAddress }], Date.now());
     if (refused) return answerError(ctx, rateLimited('pairing starts from one address', refused));
     await json(ctx, async () => {
       const body = validate('PairStartRequest', await readJsonBody(ctx.req, 16 * 1024)) as { scopes: string[]; admin?: boolean; readOnly?: boolean };
       // At most maxPending pairings in memory (rule pairings-in-memory-capped).
       // Capacity per starting address and in all (rules pairings-capacity-per-address, pairings-in-memory-capped).
-      const { pairing, deviceCode } = rt.pairings.start(body, Date.now(), clientAddress(ctx));
-      return { userCode: pairing.userCode, deviceCode, verificationUri: `${rt.baseUrl}/dashboard/connect?code=${pairing.userCode}`, expiresIn: 600, interval: 2 };
+      const { pairing, deviceCode } = ports.pairings.start(body, Date.now(), clientAddress(ctx));
+      return { userCode: pairing.userCode, deviceCode, verificationUri: `${ports.baseUrl}/dashboard/connect?code=${pairing.userCode}`, expiresIn: 600, interval: 2 };
     });
   });
 
   router.post('/v1/cli/pair/poll', (ctx) =>
     json(ctx, async () => {
       const body = validate('PairPollRequest', await readJsonBody(ctx.req, 16 * 1024)) as { deviceCode: string };
-      return rt.pairings.poll(body.deviceCode);
+      return ports.pairings.poll(body.deviceCode);
     }),
   );
 
@@ -157,9 +175,9 @@ export function pairingRouter(rt: Runtime): Router {
   // The read-only delivery token reads the published site, nothing else (rules delivery-token-*).
   router.get('/v1/delivery/site', async (ctx) => {
     const match = /^Bearer\s+(smcp_deliver_\S+)$/i.exec(ctx.get('authorization'));
-    const entry = match ? await rt.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
+    const entry = match ? await ports.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
     const [wsId, websiteId] = entry?.split(' ') ?? [];
-    const site = wsId ? entryOf((await rt.store.read(wsId))?.sites ?? {}, websiteId) : undefined;
+    const site = wsId ? entryOf((await ports.store.read(wsId))?.sites ?? {}, websiteId) : undefined;
     if (!site) {
       ctx.status = 401;
       ctx.body = { error: { code: 'unauthenticated', message: 'A delivery token from a read-only pairing is required.' } };
@@ -171,7 +189,7 @@ export function pairingRouter(rt: Runtime): Router {
       return;
     }
     // The live snapshot, never the draft.
-    ctx.body = toPortableSite({ ...site, draft: site.published.content }, new Date(), rt.baseUrl);
+    ctx.body = toPortableSite({ ...site, draft: site.published.content }, new Date(), ports.baseUrl);
   });
 
   // A user code as the signed-in person's workspace sees it (rules pairing-bound-to-first-workspace,
@@ -180,14 +198,14 @@ export function pairingRouter(rt: Runtime): Router {
   // counted in the same tick as the check, so concurrent guesses cannot outrun the count.
   const THROTTLED = Symbol('throttled');
   const lookUp = (ctx: Context, session: { userId: string; workspaceId: string }, code: string): Pairing | undefined | typeof THROTTLED => {
-    const { perUser, perAddress } = rt.limits.pairCode;
+    const { perUser, perAddress } = ports.limits.pairCode;
     const keys = [
       { key: `pair-code:user:${session.userId}`, window: perUser },
       { key: `pair-code:address:${clientAddress(ctx)}`, window: perAddress },
     ];
     const nowMs = Date.now();
     // A key of limit 0 last makes take() record nothing: it only tells whether an earlier key is over its limit.
-    const refused = rt.limiter.take([...keys, { key: 'pair-code:peek-stop', window: { limit: 0, windowSeconds: 1 } }], nowMs);
+    const refused = ports.limiter.take([...keys, { key: 'pair-code:peek-stop', window: { limit: 0, windowSeconds: 1 } }], nowMs);
     if (refused && refused.refusedKey !== 'pair-code:peek-stop') {
       message(ctx, 'Too many codes', `Too many codes that match no pairing. Try again in ${Math.ceil(refused.retryAfterSeconds / 60)} minute(s).`, 429);
       ctx.set('Retry-After', String(refused.retryAfterSeconds));
@@ -195,14 +213,14 @@ export function pairingRouter(rt: Runtime): Router {
     }
     let pairing: Pairing | undefined;
     try {
-      pairing = rt.pairings.findFor(code, session.workspaceId, nowMs);
+      pairing = ports.pairings.findFor(code, session.workspaceId, nowMs);
     } catch (error) {
       // This company holds its most pairings awaiting approval (rule pairings-capacity-per-owner).
       if (!(error instanceof DomainError)) throw error;
       message(ctx, 'Too many pairings', error.message, HTTP_STATUS[error.code]);
       return THROTTLED;
     }
-    if (!pairing) rt.limiter.take(keys, nowMs);
+    if (!pairing) ports.limiter.take(keys, nowMs);
     return pairing;
   };
 
@@ -211,7 +229,7 @@ export function pairingRouter(rt: Runtime): Router {
     appSecurityHeaders(ctx); // the redirect to sign-in too (rule app-pages-frame-protection)
     return next();
   };
-  router.get('/dashboard/connect', pageHeaders, signedIn(rt), async (ctx) => {
+  router.get('/dashboard/connect', pageHeaders, signedIn(ports.sessions), async (ctx) => {
     const session = sessionOf(ctx);
     const code = String(ctx.query.code ?? '');
     const pairing = code ? lookUp(ctx, session, code) : undefined;
@@ -219,7 +237,7 @@ export function pairingRouter(rt: Runtime): Router {
     if (!pairing || pairing.status !== 'pending') {
       return render(ctx, 'connect', { title: 'Connect a tool', code, pairing: null }, { status: code ? 404 : 200 });
     }
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     const owned = Object.values(ws.sites).filter((s) => s.members[session.userId] === 'owner');
     const companyWide = Object.keys(ws.sites).length === 0 && ws.ownerUserId === session.userId && !pairing.admin && !pairing.readOnly;
     render(ctx, 'connect', {
@@ -232,18 +250,18 @@ export function pairingRouter(rt: Runtime): Router {
     });
   });
 
-  router.post('/dashboard/connect', pageHeaders, signedIn(rt), checkedForm, async (ctx) => {
+  router.post('/dashboard/connect', pageHeaders, signedIn(ports.sessions), checkedForm, async (ctx) => {
     const session = sessionOf(ctx);
     const body = formOf(ctx);
     const pairing = lookUp(ctx, session, body.get('code') ?? '');
     if (pairing === THROTTLED) return;
     if (!pairing) return message(ctx, 'Connect a tool', 'That code is unknown, used or expired.', 404);
     if (body.get('decision') !== 'approve') {
-      rt.pairings.deny(pairing);
+      ports.pairings.deny(pairing);
       return message(ctx, 'Denied', 'The tool gets nothing.');
     }
     try {
-      await approveAs(rt, pairing, { userId: session.userId, websiteId: body.get('websiteId') || null, scopes: body.getAll('scope') });
+      await approveAs(ports, pairing, { userId: session.userId, websiteId: body.get('websiteId') || null, scopes: body.getAll('scope') });
       message(ctx, 'Approved', 'Return to your terminal: the tool receives its token on its next poll.');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -4,7 +4,7 @@
 // unknown page. All text is escaped by the template: content is plain text by schema, and escaping is the second
 // wall.
 import type { Context } from 'koa';
-import type { Runtime } from '../runtime.js';
+import type { Store } from '../store/store.js';
 import { entryOf } from '../domain/model.js';
 import { renderNotPublished, renderSitePage } from '../web/site-view.js';
 
@@ -20,12 +20,12 @@ function publicSecurityHeaders(ctx: Context): void {
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 }
 
-export function publicSiteHandler(rt: Runtime) {
+export function publicSiteHandler(store: Store) {
   return async (ctx: Context): Promise<void> => {
     publicSecurityHeaders(ctx); // the 404 too
     const websiteId = ctx.params.websiteId as string;
-    const wsId = await rt.store.lookupDirectory('site', websiteId);
-    const site = wsId ? entryOf((await rt.store.read(wsId))?.sites ?? {}, websiteId) : undefined;
+    const wsId = await store.lookupDirectory('site', websiteId);
+    const site = wsId ? entryOf((await store.read(wsId))?.sites ?? {}, websiteId) : undefined;
     const live = site?.published;
     const slug = (ctx.params.slug as string | undefined) ?? 'home';
     const page = live?.content.pages.find((p) => p.slug === slug && !p.hidden);

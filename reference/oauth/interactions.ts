@@ -6,7 +6,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { errors } from 'oidc-provider';
-import type { Runtime } from '../runtime.js';
 import { createConnection } from '../domain/connections.js';
 import { indexConnection } from '../domain/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
@@ -15,8 +14,21 @@ import { HTTP_STATUS } from '../http/errors.js';
 import { appSecurityHeaders, formTargetSource, message, render } from '../web/render.js';
 import { checkedForm, formOf, sessionOf, signedIn } from '../web/session.js';
 import { OAuthEdge } from './edge.js';
+import type { OAuthPort } from './identity.js';
+import type { IdentityProvider } from './provider.js';
+import type { Clock } from '../domain/clock.js';
+import type { Sessions } from '../http/app/sessions.js';
+import type { Store } from '../store/store.js';
 
-type Provider = Awaited<ReturnType<Runtime['oauth']>>['idp']['provider'];
+type Provider = IdentityProvider['provider'];
+
+/** What the sign-in and consent pages of an OAuth authorization use of the server. */
+export interface InteractionPorts {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly sessions: Sessions;
+  readonly oauth: OAuthPort;
+}
 
 /** The interaction of this request, or null after answering 404 for an unknown or expired one. */
 async function interactionOf(ctx: Context, provider: Provider) {
@@ -29,7 +41,7 @@ async function interactionOf(ctx: Context, provider: Provider) {
   }
 }
 
-export function oauthInteractionRouter(rt: Runtime): Router {
+export function oauthInteractionRouter(ports: InteractionPorts): Router {
   const router = new Router({ prefix: '/oidc-interaction' });
 
   // Redirects too (rule app-pages-frame-protection).
@@ -40,19 +52,19 @@ export function oauthInteractionRouter(rt: Runtime): Router {
 
   // An unknown or expired interaction answers 404 before anything asks for a session.
   router.get('/:uid', async (ctx: Context, next) => {
-    const details = await interactionOf(ctx, (await rt.oauth()).idp.provider);
+    const details = await interactionOf(ctx, (await ports.oauth()).idp.provider);
     if (!details) return;
     ctx.state.interaction = details;
     await next();
-  }, signedIn(rt), async (ctx: Context) => {
-    const oauth = await rt.oauth();
+  }, signedIn(ports.sessions), async (ctx: Context) => {
+    const oauth = await ports.oauth();
     const session = sessionOf(ctx);
     const details = ctx.state.interaction as NonNullable<Awaited<ReturnType<typeof interactionOf>>>;
     if (details.prompt.name === 'login') {
       const url = await oauth.idp.provider.interactionResult(ctx.req, ctx.res, { login: { accountId: session.userId } }, { mergeWithLastSubmission: false });
       return ctx.redirect(url);
     }
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     const owned = Object.values(ws.sites).filter((s) => s.members[session.userId] === 'owner');
     const requested = String(details.params.scope ?? '').split(' ').filter((s) => ALL_SCOPES.includes(s));
     const clientId = String(details.params.client_id);
@@ -74,8 +86,8 @@ export function oauthInteractionRouter(rt: Runtime): Router {
     );
   });
 
-  router.post('/:uid/consent', signedIn(rt), checkedForm, async (ctx: Context) => {
-    const oauth = await rt.oauth();
+  router.post('/:uid/consent', signedIn(ports.sessions), checkedForm, async (ctx: Context) => {
+    const oauth = await ports.oauth();
     const session = sessionOf(ctx);
     const body = formOf(ctx);
     const details = await interactionOf(ctx, oauth.idp.provider);
@@ -90,8 +102,8 @@ export function oauthInteractionRouter(rt: Runtime): Router {
     const key = OAuthEdge.bindingKey(clientId, session.userId);
     let connection;
     try {
-      connection = await rt.store.transact(session.workspaceId, (ws, tx) => {
-        const now = rt.clock.now(ws.id);
+      connection = await ports.store.transact(session.workspaceId, (ws, tx) => {
+        const now = ports.clock.now(ws.id);
         // One connection per client and owner: an earlier one is revoked, never silently reused.
         for (const c of Object.values(ws.connections)) if (c.oauth && OAuthEdge.bindingKey(c.oauth.clientId, c.oauth.subject) === key && !c.revokedAt) c.revokedAt = now.toISOString();
         const created = createConnection(ws, { userId: session.userId, websiteId: body.get('websiteId') ?? '', scopes: granted, kind: 'oauth' }, now).connection;

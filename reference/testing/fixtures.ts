@@ -17,7 +17,13 @@ import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
 import { companyFacts } from '../domain/company.js';
 import { collectExpiredPlans, decidePlan } from '../domain/plans.js';
 import { approveAs } from '../http/pairing.js';
-import type { Runtime } from '../runtime.js';
+import type { Limits } from '../../spec/index.js';
+import type { Clock } from '../domain/clock.js';
+import type { DnsClient } from '../domain/dns.js';
+import type { Pairings } from '../domain/pairing.js';
+import type { Sessions } from '../http/app/sessions.js';
+import type { ActivityLog } from '../store/activity.js';
+import type { Store } from '../store/store.js';
 import type { Network } from '../domain/safe-fetch.js';
 import { systemResolve } from '../domain/safe-fetch.js';
 import type { TestClock } from './clock.js';
@@ -54,13 +60,29 @@ function sameSecret(given: string, expected: string): boolean {
 export interface TestSeams {
   /** The one-shot faults a scenario arms, per workspace. */
   faults: { failNextWrite: Set<string>; invalidNextAnswer: Set<string>; failNextImage: Set<string>; noCaptureNextMigration: Set<string> };
-  /** The server's network (rt.net), a copy the composition made: fetch-allowlist sets its allowOrigins. */
+  /** The server's network, a copy the composition made: fetch-allowlist sets its allowOrigins. */
   net: Network;
-  /** The server's clock (rt.clock): the clock route advances one workspace's time. */
+  /** The server's clock: the clock route advances one workspace's time. */
   clock: TestClock;
 }
 
-export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): Router {
+/** What the protocol uses of the server, beyond the seams test mode installed (TestSeams). */
+export interface FixturesPorts {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly activity: ActivityLog;
+  /** The composed limits, so the limits route answers this server's own (part limits). */
+  readonly limits: Limits;
+  /** dns-resolver: the resolver domain verification asks. */
+  readonly dns: DnsClient;
+  readonly pairings: Pairings;
+  /** oauth-consent: the owner's signed-in session. */
+  readonly sessions: Sessions;
+  /** oauth-consent: the one origin its user agent requests. */
+  readonly baseUrl: string;
+}
+
+export function fixturesRouter(ports: FixturesPorts, secret: string, seams: TestSeams): Router {
   const { faults } = seams;
   const ajv = sharedAjv();
   const router = new Router({ prefix: '/test-fixtures/v1' });
@@ -80,7 +102,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   /** A request body validated against its $defs entry of the fixtures schema, typed by that entry's generated type. */
   const body = async <K extends keyof Requests>(ctx: Context, def: K): Promise<Requests[K]> => validated<Requests[K]>(def, await readJsonBody(ctx.req, 1024 * 1024));
   const workspaceOf = async (kind: 'site' | 'user', id: string) => {
-    const wsId = await rt.store.lookupDirectory(kind, id);
+    const wsId = await ports.store.lookupDirectory(kind, id);
     if (!wsId) throw new DomainError('not_found', `No ${kind} "${id}".`);
     return wsId;
   };
@@ -110,7 +132,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   router.post('/worlds', async (ctx) => {
     const request = await body(ctx, 'WorldRequest');
-    ctx.body = await buildWorld(rt.store, request, new Date(), { baseUrl: rt.baseUrl });
+    ctx.body = await buildWorld(ports.store, request, new Date(), { baseUrl: ports.baseUrl });
   });
 
   // Optional part passwords-on-demand: a world built with passwordsOnDemand has users without a password, and
@@ -121,7 +143,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     const wsId = await workspaceOf('user', userId);
     const password = randomBytes(12).toString('base64url');
     const passwordHash = await hashPassword(password);
-    await rt.store.transact(wsId, (ws) => {
+    await ports.store.transact(wsId, (ws) => {
       const user = entryOf(ws.users, userId);
       if (!user) throw new DomainError('not_found', `No user "${userId}".`);
       user.passwordHash = passwordHash;
@@ -133,8 +155,8 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   router.post('/connections', async (ctx) => {
     const request = await body(ctx, 'ConnectionRequest');
     const wsId = await workspaceOf('user', request.userId);
-    const { token, view } = await rt.store.transact(wsId, (ws, tx) => {
-      const now = rt.clock.now(ws.id);
+    const { token, view } = await ports.store.transact(wsId, (ws, tx) => {
+      const now = ports.clock.now(ws.id);
       const created = createConnection(
         ws,
         {
@@ -154,19 +176,19 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   });
 
   router.get('/connections/:id', async (ctx) => {
-    const found = await findConnection(rt, ctx.params.id!);
-    ctx.body = connectionView(found.connection, rt.clock.now(found.ws.id));
+    const found = await findConnection(ports, ctx.params.id!);
+    ctx.body = connectionView(found.connection, ports.clock.now(found.ws.id));
   });
 
   router.get('/connections/:id/activity', async (ctx) => {
-    const found = await findConnection(rt, ctx.params.id!);
-    ctx.body = { entries: await rt.activity.read(found.ws.id, rt.clock.now(found.ws.id), found.connection.connectionId) };
+    const found = await findConnection(ports, ctx.params.id!);
+    ctx.body = { entries: await ports.activity.read(found.ws.id, ports.clock.now(found.ws.id), found.connection.connectionId) };
   });
 
   // The plans a connection prepared, newest first (part connection-plans): the kit names a plan without knowing
   // where a prepare_* answer carries its id.
   router.get('/connections/:id/plans', async (ctx) => {
-    const found = await findConnection(rt, ctx.params.id!);
+    const found = await findConnection(ports, ctx.params.id!);
     const plans = Object.values(found.ws.plans)
       .filter((plan) => plan.connectionId === found.connection.connectionId)
       .reverse() // the later of two plans made in one millisecond first (the sort is stable)
@@ -175,10 +197,10 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     ctx.body = answer;
   });
 
-  // The limits §8 leaves open as this server enforces them (part limits): rt.limits is the composed one, so a
+  // The limits §8 leaves open as this server enforces them (part limits): ports.limits is the composed one, so a
   // server started with --decision-limits, or a broken server with other limits, answers its own values.
   router.get('/limits', (ctx) => {
-    const { throttles, importMaxBytes, siteLimitByPlan, imageCreditCost } = rt.limits;
+    const { throttles, importMaxBytes, siteLimitByPlan, imageCreditCost } = ports.limits;
     const throttle = (name: 'connect_domain' | 'generate_image' | 'create_site') => ({ limit: throttles[name]!.limit, windowSeconds: throttles[name]!.windowSeconds });
     const answer: F.LimitValues = {
       throttles: { connect_domain: throttle('connect_domain'), generate_image: throttle('generate_image'), create_site: throttle('create_site') },
@@ -192,7 +214,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   router.post('/memberships', async (ctx) => {
     const request = await body(ctx, 'MembershipRequest');
     const wsId = await workspaceOf('site', request.websiteId);
-    await rt.store.transact(wsId, (ws) => {
+    await ports.store.transact(wsId, (ws) => {
       const site = entryOf(ws.sites, request.websiteId);
       if (!site || !ws.users[request.userId]) throw new DomainError('not_found', 'No such site or user in that workspace.');
       if (request.role === null) delete site.members[request.userId];
@@ -203,7 +225,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   router.post('/workspaces/:id/settings', async (ctx) => {
     const request = await body(ctx, 'WorkspaceSettingsRequest');
-    await rt.store.transact(ctx.params.id!, (ws) => {
+    await ports.store.transact(ctx.params.id!, (ws) => {
       Object.assign(ws, request);
     }).catch(notFoundWorkspace);
     ctx.body = {};
@@ -212,14 +234,14 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   // The workspace's own clock moves on; every other workspace's stays (the test clock, ./clock.ts).
   router.post('/workspaces/:id/clock', async (ctx) => {
     const request = await body(ctx, 'ClockRequest');
-    if (!(await rt.store.exists(ctx.params.id!))) throw new DomainError('not_found', 'No such workspace.');
+    if (!(await ports.store.exists(ctx.params.id!))) throw new DomainError('not_found', 'No such workspace.');
     ctx.body = { now: seams.clock.advance(ctx.params.id!, request.advanceSeconds).toISOString() };
   });
 
   router.post('/app-edits', async (ctx) => {
     const request = await body(ctx, 'AppEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
-    ctx.body = await rt.store.transact(wsId, (ws) => appEditSectionText(ws, request, rt.clock.now(ws.id)));
+    ctx.body = await ports.store.transact(wsId, (ws) => appEditSectionText(ws, request, ports.clock.now(ws.id)));
   });
 
   // One-shot faults a scenario arms for a workspace; each route adds the workspace to the set that test mode's
@@ -237,7 +259,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   ];
   for (const [route, armed] of faultRoutes) {
     router.post(`/workspaces/:id/${route}`, async (ctx) => {
-      if (!(await rt.store.exists(ctx.params.id!))) throw new DomainError('not_found', `No workspace "${ctx.params.id}".`);
+      if (!(await ports.store.exists(ctx.params.id!))) throw new DomainError('not_found', `No workspace "${ctx.params.id}".`);
       armed.add(ctx.params.id!);
       ctx.body = {};
     });
@@ -245,8 +267,8 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   router.get('/users/:userId/companies', async (ctx) => {
     const companies = [];
-    for (const id of await rt.store.workspaceIds()) {
-      const ws = await rt.store.read(id);
+    for (const id of await ports.store.workspaceIds()) {
+      const ws = await ports.store.read(id);
       if (!ws || ws.ownerUserId !== ctx.params.userId) continue;
       companies.push({ workspaceId: ws.id, companyName: ws.companyName, ...companyFacts(ws) });
     }
@@ -256,7 +278,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   router.post('/record-edits', async (ctx) => {
     const request = await body(ctx, 'RecordEditRequest');
     const wsId = await workspaceOf('site', request.websiteId);
-    ctx.body = await rt.store.transact(wsId, (ws) => appEditRecord(ws, request, rt.clock.now(ws.id)));
+    ctx.body = await ports.store.transact(wsId, (ws) => appEditRecord(ws, request, ports.clock.now(ws.id)));
   });
 
   // Approve or decline as a signed-in user would, through the app page's code path (decidePlan).
@@ -264,17 +286,17 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
     router.post(`/plans/:planId/${decision}`, async (ctx) => {
       const request = await body(ctx, 'PlanDecisionRequest');
       const wsId = await workspaceOf('user', request.userId);
-      const plan = await rt.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, rt.clock.now(ws.id)));
+      const plan = await ports.store.transact(wsId, (ws) => decidePlan(ws, ctx.params.planId!, request.userId, decision, ports.clock.now(ws.id)));
       ctx.body = { status: plan.status };
     });
   }
 
   router.get('/plans/:planId', async (ctx) => {
     const wsId = String(ctx.query.workspaceId ?? '');
-    if (!(await rt.store.read(wsId))) throw new DomainError('not_found', 'No such workspace.');
+    if (!(await ports.store.read(wsId))) throw new DomainError('not_found', 'No such workspace.');
     // Collect first, as any write would, so an expired plan is observably gone (rule plan-expired-garbage-collected).
-    const ws = await rt.store.transact(wsId, (doc) => {
-      collectExpiredPlans(doc, rt.clock.now(doc.id));
+    const ws = await ports.store.transact(wsId, (doc) => {
+      collectExpiredPlans(doc, ports.clock.now(doc.id));
       return doc;
     });
     const plan = entryOf(ws.plans, ctx.params.planId);
@@ -285,9 +307,9 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   // Approve a pairing as a signed-in user would at /dashboard/connect (same code path).
   router.post('/pairings/:userCode/approve', async (ctx) => {
     const request = validatedPairing(await readJsonBody(ctx.req, 64 * 1024));
-    const pairing = rt.pairings.find(ctx.params.userCode!);
+    const pairing = ports.pairings.find(ctx.params.userCode!);
     if (!pairing) throw new DomainError('not_found', 'No such pairing (unknown, used or expired).');
-    await approveAs(rt, pairing, request);
+    await approveAs(ports, pairing, request);
     ctx.body = { status: pairing.status };
   });
 
@@ -305,8 +327,8 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   // fetcher checks as any others (rule migrate-ssrf-names-resolved); one it does not know goes to the system resolver.
   router.post('/dns-resolver', async (ctx) => {
     const request = await body(ctx, 'DnsResolverRequest');
-    rt.dns.useServer(request.server);
-    const dns = rt.dns;
+    ports.dns.useServer(request.server);
+    const dns = ports.dns;
     seams.net.resolve = async (hostname) => {
       const fromStub = await dns.addresses(hostname);
       return fromStub.length ? fromStub : systemResolve(hostname);
@@ -316,12 +338,12 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
 
   router.post('/oauth-consent', async (ctx) => {
     const request = await body(ctx, 'OAuthConsentRequest');
-    ctx.body = await consentAsOwner(rt, await workspaceOf('user', request.userId), request);
+    ctx.body = await consentAsOwner(ports, await workspaceOf('user', request.userId), request);
   });
 
   router.get('/sites/:id', async (ctx) => {
     const wsId = await workspaceOf('site', ctx.params.id!);
-    const ws = (await rt.store.read(wsId))!;
+    const ws = (await ports.store.read(wsId))!;
     const site = ws.sites[ctx.params.id!]!;
     ctx.body = {
       websiteId: site.websiteId,
@@ -339,7 +361,7 @@ export function fixturesRouter(rt: Runtime, secret: string, seams: TestSeams): R
   // as the site's draftFingerprint above.
   router.get('/sites/:id/restore-points', async (ctx) => {
     const wsId = await workspaceOf('site', ctx.params.id!);
-    const site = (await rt.store.read(wsId))!.sites[ctx.params.id!]!;
+    const site = (await ports.store.read(wsId))!.sites[ctx.params.id!]!;
     ctx.body = { restorePoints: site.restorePoints.map((r) => ({ restorePointId: r.restorePointId, createdAt: r.createdAt, draftFingerprint: fingerprint(r.draft) })) };
   });
 
@@ -356,9 +378,9 @@ function firstOwnedSite(ws: { sites: Record<string, { websiteId: string; members
   return owned[0]?.websiteId ?? (Object.keys(ws.sites).length === 0 ? null : Object.values(ws.sites)[0]!.websiteId);
 }
 
-async function findConnection(rt: Runtime, connectionId: string) {
-  const wsId = await rt.store.lookupDirectory('connection', connectionId);
-  const ws = wsId ? await rt.store.read(wsId) : undefined;
+async function findConnection(ports: Pick<FixturesPorts, 'store'>, connectionId: string) {
+  const wsId = await ports.store.lookupDirectory('connection', connectionId);
+  const ws = wsId ? await ports.store.read(wsId) : undefined;
   const connection = (ws ? entryOf(ws.connections, connectionId) : undefined);
   if (!ws || !connection) throw new DomainError('not_found', `No connection "${connectionId}".`);
   return { ws, connection };

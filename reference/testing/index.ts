@@ -71,6 +71,6 @@ export function testMode(secret: string, { decisionLimits }: { decisionLimits?: 
         if (faults.failNextWrite.delete(workspaceId)) throw new Error('the write failed (fixtures: fail-next-write)');
       },
     },
-    router: (rt) => fixturesRouter(rt, secret, seams),
+    router: (ports) => fixturesRouter(ports, secret, seams),
   };
 }

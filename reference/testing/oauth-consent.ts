@@ -3,7 +3,7 @@
 // reference's real pages over loopback as a user agent would: a signed-in session for the user, the
 // authorization URL, the consent form (the site picked, the scopes ticked) and the redirects, until the user
 // agent would leave for the client's redirect URI. Only URLs of this server are ever requested.
-import type { Runtime } from '../runtime.js';
+import type { Sessions } from '../http/app/sessions.js';
 import { DomainError } from '../domain/errors.js';
 import type { OAuthConsentRequest, OAuthConsentResponse } from '../../generated/schemas/fixtures/fixtures.js';
 
@@ -11,8 +11,9 @@ export type { OAuthConsentRequest };
 
 const MAX_STEPS = 12;
 
-export async function consentAsOwner(rt: Runtime, workspaceId: string, request: OAuthConsentRequest): Promise<OAuthConsentResponse> {
-  const base = new URL(rt.baseUrl);
+/** `baseUrl`: the server's public base URL, the only origin requested; `sessions`: the user's signed-in session. */
+export async function consentAsOwner(ports: { readonly baseUrl: string; readonly sessions: Sessions }, workspaceId: string, request: OAuthConsentRequest): Promise<OAuthConsentResponse> {
+  const base = new URL(ports.baseUrl);
   let url: URL;
   try {
     url = new URL(request.authorizationUrl, base);
@@ -20,7 +21,7 @@ export async function consentAsOwner(rt: Runtime, workspaceId: string, request: 
     throw new DomainError('validation_failed', 'authorizationUrl is not a URL.');
   }
   if (url.origin !== base.origin) throw new DomainError('validation_failed', `authorizationUrl must be an address of this server (${base.origin}).`);
-  const { cookie, session } = rt.sessions.open(request.userId, workspaceId);
+  const { cookie, session } = ports.sessions.open(request.userId, workspaceId);
   const jar = new Map<string, string>();
   const cookieHeader = () => [cookie, ...[...jar].map(([k, v]) => `${k}=${v}`)].join('; ');
   let init: RequestInit = {};

@@ -5,9 +5,8 @@
 // either check.
 import type { Context, Next } from 'koa';
 import { timingSafeEqual } from 'node:crypto';
-import type { Runtime } from '../runtime.js';
 import { readRawBody } from '../http/body.js';
-import type { AppSession } from '../http/app/sessions.js';
+import type { AppSession, Sessions } from '../http/app/sessions.js';
 import { message } from './render.js';
 
 /** Reads a urlencoded form body (at most 64 KiB). */
@@ -44,9 +43,9 @@ export function formOf(ctx: Context): URLSearchParams {
  * Requires a signed-in person. A GET is sent to sign-in and comes back to the same address; a POST (a form of a
  * session that ended) is sent to sign-in only, since its body cannot be replayed.
  */
-export function signedIn(rt: Runtime) {
+export function signedIn(sessions: Sessions) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const session = rt.sessions.current(ctx);
+    const session = sessions.current(ctx);
     if (!session) {
       ctx.redirect(ctx.method === 'GET' ? `/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}` : '/app/sign-in');
       return;

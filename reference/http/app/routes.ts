@@ -3,7 +3,6 @@
 // their activity). Pages are templates of reference/web/views; session and CSRF are the middleware of
 // reference/web/session.ts.
 import Router from '@koa/router';
-import type { Runtime } from '../../runtime.js';
 import { verifySignInPassword } from '../../domain/passwords.js';
 import { decidePlan, collectExpiredPlans } from '../../domain/plans.js';
 import { connectionView, createConnection } from '../../domain/connections.js';
@@ -22,6 +21,12 @@ import { ago, dateTime, timeLeft } from '../../web/format.js';
 import { renderSitePage } from '../../web/site-view.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
+import type { Limits } from '../../../spec/index.js';
+import type { Clock } from '../../domain/clock.js';
+import type { SlidingWindowLimiter } from '../../domain/rate-limit.js';
+import type { ActivityLog } from '../../store/activity.js';
+import type { Store } from '../../store/store.js';
+import type { Sessions } from './sessions.js';
 
 /** What the owner called a connection, or what it is when they did not name it. */
 export function connectionName(c: Connection): string {
@@ -46,11 +51,25 @@ function openPlans(ws: WorkspaceDoc, websiteId: string, now: Date) {
 
 const PLAN_STATUS: Record<string, string> = { approved: 'approved, waiting for your assistant to carry it out', declined: 'declined', redeemed: 'carried out', expired: 'expired' };
 
-export function appRouter(rt: Runtime): Router {
-  const sessions = rt.sessions;
+/** What the app's pages use of the server. */
+export interface AppPorts {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly sessions: Sessions;
+  /** Sign-in's throttles (rules sign-in-throttled-per-account, sign-in-throttled-per-address). */
+  readonly limiter: SlidingWindowLimiter;
+  readonly limits: Limits;
+  /** The Developers page's activity. */
+  readonly activity: ActivityLog;
+  /** The server's public base URL: where the session cookie is valid. */
+  readonly baseUrl: string;
+}
+
+export function appRouter(ports: AppPorts): Router {
+  const sessions = ports.sessions;
   const router = new Router({ prefix: '/app' });
-  const signInThrottle = new SignInThrottle(rt.limiter, rt.limits.signIn);
-  const owner = signedIn(rt);
+  const signInThrottle = new SignInThrottle(ports.limiter, ports.limits.signIn);
+  const owner = signedIn(sessions);
   // Redirects too, not only rendered pages (rule app-pages-frame-protection).
   router.use((ctx, next) => {
     appSecurityHeaders(ctx);
@@ -74,8 +93,8 @@ export function appRouter(rt: Runtime): Router {
     }
     let failed = false;
     try {
-      const wsId = await rt.store.lookupDirectory('email', email);
-      const ws = wsId ? await rt.store.read(wsId) : undefined;
+      const wsId = await ports.store.lookupDirectory('email', email);
+      const ws = wsId ? await ports.store.read(wsId) : undefined;
       const user = ws && Object.values(ws.users).find((u) => u.email === email);
       // Always one scrypt, known email or not (rule sign-in-unknown-email-same-cost).
       const passwordOk = await verifySignInPassword(body.get('password') ?? '', user?.passwordHash);
@@ -83,7 +102,7 @@ export function appRouter(rt: Runtime): Router {
         failed = true;
         return render(ctx, 'sign-in', { title: 'Sign in', next: safeNext(body.get('next')), error: 'Email or password is wrong.' }, { status: 401 });
       }
-      sessions.start(ctx, user.userId, ws.id, rt.baseUrl);
+      sessions.start(ctx, user.userId, ws.id, ports.baseUrl);
       signInThrottle.succeeded(email, clientAddress(ctx));
     } finally {
       admitted.settle(failed);
@@ -93,15 +112,15 @@ export function appRouter(rt: Runtime): Router {
 
   // Not CSRF-checked: it only ends the session, and the SameSite=Strict cookie is not sent by another site's form.
   router.post('/sign-out', async (ctx) => {
-    sessions.end(ctx, rt.baseUrl);
+    sessions.end(ctx, ports.baseUrl);
     ctx.redirect('/app/sign-in');
   });
 
   // Every page reachable by links: the sites, each site's home, its pending plans and Developers settings.
   router.get('/', owner, async (ctx) => {
     const session = sessionOf(ctx);
-    const ws = (await rt.store.read(session.workspaceId))!;
-    const now = rt.clock.now(ws.id);
+    const ws = (await ports.store.read(session.workspaceId))!;
+    const now = ports.clock.now(ws.id);
     const sites = Object.values(ws.sites)
       .filter((s) => s.members[session.userId])
       .map((s) => ({ websiteId: s.websiteId, name: s.name, role: s.members[session.userId], live: Boolean(s.published), pending: openPlans(ws, s.websiteId, now).filter((p) => p.status === 'awaiting_approval').length }));
@@ -111,10 +130,10 @@ export function appRouter(rt: Runtime): Router {
 
   router.get('/sites/:websiteId', owner, async (ctx) => {
     const session = sessionOf(ctx);
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     const site = entryOf(ws.sites, ctx.params.websiteId);
     if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404, [{ href: '/app/', text: 'Your sites' }]);
-    const now = rt.clock.now(ws.id);
+    const now = ports.clock.now(ws.id);
     const last = site.changes.at(-1);
     render(ctx, 'site', {
       title: site.name,
@@ -135,9 +154,9 @@ export function appRouter(rt: Runtime): Router {
   // Plan approval (rules plan-approval-signed-in-owner, plan-approver-owner-and-creator).
   router.get('/plans/:planId', owner, async (ctx) => {
     const session = sessionOf(ctx);
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     const plan = entryOf(ws.plans, ctx.params.planId);
-    const now = rt.clock.now(ws.id);
+    const now = ports.clock.now(ws.id);
     // Only for members of the plan's website, like the website's own page (rule plan-page-site-members-only).
     if (!plan || plan.expiresAt <= now.toISOString() || !mayViewPlan(ws, plan, session.userId)) {
       return message(ctx, 'Plan not available', 'This plan does not exist or has expired. Ask your assistant to prepare a fresh one.', 404, [{ href: '/app/', text: 'Your sites' }]);
@@ -165,8 +184,8 @@ export function appRouter(rt: Runtime): Router {
     const session = sessionOf(ctx);
     const decision = formOf(ctx).get('decision') === 'approve' ? 'approve' : 'decline';
     try {
-      const { plan, site } = await rt.store.transact(session.workspaceId, (ws) => {
-        const decided = decidePlan(ws, ctx.params.planId!, session.userId, decision, rt.clock.now(ws.id));
+      const { plan, site } = await ports.store.transact(session.workspaceId, (ws) => {
+        const decided = decidePlan(ws, ctx.params.planId!, session.userId, decision, ports.clock.now(ws.id));
         return { plan: decided, site: entryOf(ws.sites, decided.websiteId) };
       });
       render(ctx, 'decided', {
@@ -188,7 +207,7 @@ export function appRouter(rt: Runtime): Router {
   // does not grow with the log, so the owner can always reach it to revoke a flooding token.
   router.get('/sites/:websiteId/developers', owner, async (ctx) => {
     const session = sessionOf(ctx);
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     const site = entryOf(ws.sites, ctx.params.websiteId);
     if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404, [{ href: '/app/', text: 'Your sites' }]);
     // Owners manage connections (§1.3): an editor or a viewer sees neither the connections nor their activity
@@ -196,15 +215,15 @@ export function appRouter(rt: Runtime): Router {
     if (site.members[session.userId] !== 'owner') {
       return message(ctx, 'Owners only', 'Only an owner of this website manages its connections and reads their activity.', 403, [{ href: `/app/sites/${site.websiteId}`, text: site.name }]);
     }
-    const now = rt.clock.now(ws.id);
+    const now = ports.clock.now(ws.id);
     const isOwner = true;
     const connections = connectionsOf(ws, site);
     const names = new Map(connections.map((c) => [c.connectionId, connectionName(c)]));
-    const bounds = rt.limits.activityLog;
+    const bounds = ports.limits.activityLog;
     const filter = typeof ctx.query.connection === 'string' && names.has(ctx.query.connection) ? ctx.query.connection : '';
     const before = typeof ctx.query.before === 'string' ? ctx.query.before : null;
-    const { entries: shown, older } = await rt.activity.readPage(ws.id, now, bounds, { connectionIds: new Set(filter ? [filter] : names.keys()), before });
-    const lastUsed = await rt.activity.lastUsed(ws.id, now, [...names.keys()], bounds);
+    const { entries: shown, older } = await ports.activity.readPage(ws.id, now, bounds, { connectionIds: new Set(filter ? [filter] : names.keys()), before });
+    const lastUsed = await ports.activity.lastUsed(ws.id, now, [...names.keys()], bounds);
     const pageHref = (cursor: string | null) =>
       `/app/sites/${site.websiteId}/developers?${new URLSearchParams({ ...(filter ? { connection: filter } : {}), ...(cursor ? { before: cursor } : {}) })}#activity`;
     render(ctx, 'developers', {
@@ -235,7 +254,7 @@ export function appRouter(rt: Runtime): Router {
     const session = sessionOf(ctx);
     const body = formOf(ctx);
     try {
-      const { connection, token } = await rt.store.transact(session.workspaceId, (ws, tx) => {
+      const { connection, token } = await ports.store.transact(session.workspaceId, (ws, tx) => {
         const created = createConnection(
           ws,
           {
@@ -244,7 +263,7 @@ export function appRouter(rt: Runtime): Router {
             reach: body.get('reach') === 'workspace' ? 'workspace' : 'website',
             ...(body.get('preset') === 'full' ? { preset: 'full' } : { scopes: body.getAll('scope') }),
           },
-          rt.clock.now(ws.id),
+          ports.clock.now(ws.id),
         );
         const name = (body.get('name') ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
         if (name) created.connection.name = name;
@@ -263,7 +282,7 @@ export function appRouter(rt: Runtime): Router {
   // The token, shown once: the page the creation redirects to takes it out of the session (rule token-shown-once).
   router.get('/sites/:websiteId/developers/connections/:connectionId', owner, async (ctx) => {
     const session = sessionOf(ctx);
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     const site = entryOf(ws.sites, ctx.params.websiteId);
     const connection = entryOf(ws.connections, ctx.params.connectionId);
     if (!site || site.members[session.userId] !== 'owner' || !connection || connection.createdBy !== session.userId) return message(ctx, 'Not found', 'No such connection.', 404);
@@ -279,7 +298,7 @@ export function appRouter(rt: Runtime): Router {
   // Revoking asks first (a GET page with the one button that posts).
   router.get('/sites/:websiteId/developers/connections/:connectionId/revoke', owner, async (ctx) => {
     const session = sessionOf(ctx);
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     let connection: Connection;
     try {
       connection = authorizeRevoke(ws, session.userId, ctx.params.websiteId, ctx.params.connectionId ?? null);
@@ -288,18 +307,18 @@ export function appRouter(rt: Runtime): Router {
       return message(ctx, 'Not possible', error.message, HTTP_STATUS[error.code]);
     }
     const site = ws.sites[ctx.params.websiteId!]!;
-    if (connection.revokedAt) return message(ctx, 'Already revoked', `${connectionName(connection)} was revoked ${ago(connection.revokedAt, rt.clock.now(ws.id))}.`, 200, [{ href: `/app/sites/${site.websiteId}/developers`, text: 'Back to Developers' }]);
+    if (connection.revokedAt) return message(ctx, 'Already revoked', `${connectionName(connection)} was revoked ${ago(connection.revokedAt, ports.clock.now(ws.id))}.`, 200, [{ href: `/app/sites/${site.websiteId}/developers`, text: 'Back to Developers' }]);
     render(ctx, 'revoke', { title: 'Revoke a connection', crumbs: [{ href: '/app/', text: 'Your sites' }, { href: `/app/sites/${site.websiteId}`, text: site.name }, { href: `/app/sites/${site.websiteId}/developers`, text: 'Developers settings' }], site, connection, name: connectionName(connection) });
   });
 
   router.post('/sites/:websiteId/developers/revoke', owner, checkedForm, async (ctx) => {
     const session = sessionOf(ctx);
     try {
-      await rt.store.transact(session.workspaceId, (ws) => {
+      await ports.store.transact(session.workspaceId, (ws) => {
         // Against the connection's own website, not only the one in the address (authorizeRevoke).
         const connection = authorizeRevoke(ws, session.userId, ctx.params.websiteId, formOf(ctx).get('connectionId'));
-        connection.revokedAt ??= rt.clock.now(ws.id).toISOString();
-        collectExpiredPlans(ws, rt.clock.now(ws.id));
+        connection.revokedAt ??= ports.clock.now(ws.id).toISOString();
+        collectExpiredPlans(ws, ports.clock.now(ws.id));
       });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -316,9 +335,9 @@ export function appRouter(rt: Runtime): Router {
  * rendered as the live site would be, for any member of the website. Editing stays with tools. It is a page of
  * the site, not of the app: no script, no form, images from this origin or https.
  */
-export function editorRouter(rt: Runtime): Router {
+export function editorRouter(ports: Pick<AppPorts, 'store' | 'sessions'>): Router {
   const router = new Router();
-  const owner = signedIn(rt);
+  const owner = signedIn(ports.sessions);
   const headers = (ctx: Context, next: () => Promise<unknown>) => {
     appSecurityHeaders(ctx); // the redirect to sign-in too (rule app-pages-frame-protection)
     return next();
@@ -327,7 +346,7 @@ export function editorRouter(rt: Runtime): Router {
   router.get('/dashboard', headers, (ctx) => ctx.redirect('/app/'));
   const preview = async (ctx: Context) => {
     const session = sessionOf(ctx);
-    const ws = (await rt.store.read(session.workspaceId))!;
+    const ws = (await ports.store.read(session.workspaceId))!;
     const site = entryOf(ws.sites, ctx.params.websiteId);
     if (!site || !site.members[session.userId]) return message(ctx, 'Not found', 'No such website.', 404, [{ href: '/app/', text: 'Your sites' }]);
     const slug = (ctx.params.slug as string | undefined) ?? 'home';
