@@ -31,11 +31,11 @@ const dir = await mkdtemp(join(tmpdir(), 'site-mcp-bench-activity-'));
 const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] }, testMode('bench'));
 
 async function logOf(workspaceId: string): Promise<{ bytes: number; lines: number }> {
-  await server.rt.activity.flush();
+  await server.parts.activity.flush();
   const days = join(dir, 'activity', workspaceId);
   let bytes = 0;
   for (const f of await readdir(days).catch(() => [] as string[])) bytes += (await stat(join(days, f))).size;
-  const lines = (await server.rt.activity.read(workspaceId, server.rt.clock.now(workspaceId))).length;
+  const lines = (await server.parts.activity.read(workspaceId, server.parts.clock.now(workspaceId))).length;
   return { bytes, lines };
 }
 

@@ -38,9 +38,9 @@ try {
     );
   }
   const grown = heap() - before;
-  const rt = server.rt as unknown as { limiter: { size?: number }; store: { cachedMisses?: number } };
+  const parts = server.parts as unknown as { limiter: { size?: number }; store: { cachedMisses?: number } };
   console.log(`caller-keyed-maps: ${requests} requests in ${Math.round(performance.now() - t0)} ms`);
-  console.log(`  rate limiter keys: ${rt.limiter.size ?? 'not counted by this version'}; remembered misses: ${rt.store.cachedMisses ?? 'not counted by this version'}`);
+  console.log(`  rate limiter keys: ${parts.limiter.size ?? 'not counted by this version'}; remembered misses: ${parts.store.cachedMisses ?? 'not counted by this version'}`);
   console.log(`  heap growth after a collection: ${(grown / 1e6).toFixed(1)} MB (${Math.round(grown / requests)} bytes a request)`);
 } finally {
   await server.close();

@@ -1,12 +1,14 @@
-// The reference server's HTTP surface: one Koa app, one router, each concern in its own module. This is the
-// production composition; a Composition adds to it (reference/testing/ in test mode, started by main.ts only
-// when a fixtures secret is given), so nothing here imports test machinery.
+// The composition root of the reference server: startServer builds each service once and hands each consumer
+// only the ports it uses (the call path CallPorts, the MCP endpoint McpPorts, the app pages AppPorts, ...), and the
+// HTTP surface is one Koa app, each concern in its own module. This is the production composition; a Composition
+// adds to it (reference/testing/ in test mode, started by main.ts only when a fixtures secret is given), so nothing
+// here imports test machinery.
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server as HttpServer } from 'node:http';
-import { limits } from './catalogue.js';
-import { Runtime } from './runtime.js';
+import { join } from 'node:path';
+import { limits, loadCatalogue, type Catalogue } from './catalogue.js';
 import { mcpHandler } from './mcp/mount.js';
 import { hostCheck } from './http/host-check.js';
 import { publicSiteHandler } from './http/public-site.js';
@@ -16,14 +18,50 @@ import { importedAssetHandler, libraryHandler } from './http/library.js';
 import { pairingRouter } from './http/pairing.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
-import type { Store, StoreHooks } from './store/store.js';
+import { oauthOnFirstUse, type OAuthPort } from './oauth/identity.js';
+import { Store, type StoreHooks } from './store/store.js';
+import { ActivityLog } from './store/activity.js';
+import { DiskAssetFiles, sweepAssetFiles } from './store/asset-files.js';
+import { SlidingWindowLimiter } from './domain/rate-limit.js';
+import { CaptureQueue } from './domain/capture-queue.js';
+import { Pairings } from './domain/pairing.js';
+import { Sessions } from './http/app/sessions.js';
 import { CALL_STEPS, type CallStep } from './mcp/pipeline.js';
 import { productionServices, type Config, type Services } from './services.js';
 import { handlers } from './tools/index.js';
-import type { HandlerTable } from './tools/types.js';
+import type { HandlerTable, ToolPorts } from './tools/types.js';
+
+/**
+ * What the composition root built for one server, each part once: the composed services (services.ts) and what is
+ * made on them. No consumer takes this record; each is handed the ports it declares.
+ */
+export interface ServerParts extends Readonly<Services> {
+  /** The server's public base URL, known once it is bound (the port may be 0). */
+  readonly baseUrl: string;
+  readonly store: Store;
+  readonly activity: ActivityLog;
+  /** Every rate limit and throttle of this process, its keys bounded (rule memory-caller-keyed-maps-bounded). */
+  readonly limiter: SlidingWindowLimiter;
+  /** Pages beyond a migration's capture allowance, captured later by an in-process worker (rule migrate-capture-allowance). */
+  readonly captureQueue: CaptureQueue;
+  /** The copies of imported assets, served at /assets/ (rules import-site-assets-revalidated, portable-site-assets-carried). */
+  readonly assetFiles: DiskAssetFiles;
+  readonly pairings: Pairings;
+  readonly sessions: Sessions;
+  readonly catalogue: Catalogue;
+  /** The handler of each tool (tools/index.ts), as the compositions left it. */
+  readonly handlers: HandlerTable;
+  /** The steps of every tool call (mcp/pipeline.ts CALL_STEPS), as the compositions left them. */
+  readonly callSteps: readonly CallStep[];
+  /** The identity provider and the MCP edge's verifier, made on first use. */
+  readonly oauth: OAuthPort;
+  /** What a tool handler may use (tools/types.ts). */
+  readonly tools: ToolPorts;
+}
 
 export interface RunningServer {
-  rt: Runtime;
+  /** What the server was built from, for a test or a benchmark to look into (and main.ts to seed the demo). */
+  parts: ServerParts;
   url: string;
   close(): Promise<void>;
 }
@@ -45,12 +83,12 @@ export interface Composition {
 }
 
 /** What a composition's router may use of the server: test mode's fixtures protocol, a broken server's routes. */
-export type RouterPorts = Pick<Runtime, 'store' | 'clock' | 'activity' | 'limits' | 'dns' | 'pairings' | 'sessions' | 'baseUrl'>;
+export type RouterPorts = Pick<ServerParts, 'store' | 'clock' | 'activity' | 'limits' | 'dns' | 'pairings' | 'sessions' | 'baseUrl'>;
 
 const MCP_PATH = /^\/api\/mcp\/?$/i;
 const AUTHORIZATION_SERVER_METADATA = '/.well-known/oauth-authorization-server/oidc';
 
-export function buildApp(rt: Runtime, compositions: readonly Composition[] = []): Koa {
+function buildApp(parts: ServerParts, allowedHosts: readonly string[], compositions: readonly Composition[]): Koa {
   const app = new Koa();
   app.proxy = false;
   // Never a stack trace or a 5xx body with internals; errors are logged here once.
@@ -64,23 +102,23 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
       ctx.body = { error: { code: 'internal_error', message: 'Unexpected server error.' } };
     }
   });
-  app.use(hostCheck(rt.baseUrl, rt.config.allowedHosts));
+  app.use(hostCheck(parts.baseUrl, allowedHosts));
   // The MCP endpoint first: every agent call comes here, and matching it in the routers below would add to every
   // read call's CPU. It matches what its router route matched: a trailing slash, any letter case.
-  const mcp = mcpHandler(rt);
+  const mcp = mcpHandler(parts);
   app.use((ctx, next) => (MCP_PATH.test(ctx.path) ? mcp(ctx) : next()));
   const router = new Router();
-  router.get('/.well-known/oauth-protected-resource', protectedResourceMetadata(rt));
-  router.get('/.well-known/oauth-protected-resource/api/mcp', protectedResourceMetadata(rt));
-  router.get('/sites/:websiteId', publicSiteHandler(rt.store));
-  router.get('/sites/:websiteId/', publicSiteHandler(rt.store));
-  router.get('/sites/:websiteId/:slug', publicSiteHandler(rt.store));
-  router.get('/library/:websiteId/:file', libraryHandler(rt.tools.libraryDir));
-  router.get('/assets/:file', importedAssetHandler(rt.assetFiles));
+  router.get('/.well-known/oauth-protected-resource', protectedResourceMetadata(parts));
+  router.get('/.well-known/oauth-protected-resource/api/mcp', protectedResourceMetadata(parts));
+  router.get('/sites/:websiteId', publicSiteHandler(parts.store));
+  router.get('/sites/:websiteId/', publicSiteHandler(parts.store));
+  router.get('/sites/:websiteId/:slug', publicSiteHandler(parts.store));
+  router.get('/library/:websiteId/:file', libraryHandler(parts.tools.libraryDir));
+  router.get('/assets/:file', importedAssetHandler(parts.assetFiles));
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });
-  for (const composition of compositions) if (composition.router) app.use(composition.router(rt).routes());
+  for (const composition of compositions) if (composition.router) app.use(composition.router(parts).routes());
   // The identity provider is its own Koa app under /oidc, made once the issuer URL is known.
   let idpApp: Koa.Middleware | undefined;
   app.use(async (ctx, next) => {
@@ -90,20 +128,20 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
     if (ctx.path === AUTHORIZATION_SERVER_METADATA && (ctx.method === 'GET' || ctx.method === 'OPTIONS')) ctx.path = '/oidc/.well-known/openid-configuration';
     if (ctx.path !== '/oidc' && !ctx.path.startsWith('/oidc/')) return next();
     if (!idpApp) {
-      const { provider } = (await rt.oauth()).idp;
+      const { provider } = (await parts.oauth()).idp;
       // koa-mount runs the provider's middleware on this app's context, so cookies must be signed with its keys.
       app.keys = provider.keys;
       idpApp = mount('/oidc', provider as unknown as Koa);
     }
     return idpApp(ctx, next);
   });
-  const interactions = oauthInteractionRouter(rt);
+  const interactions = oauthInteractionRouter(parts);
   app.use(interactions.routes());
-  const pairing = pairingRouter(rt);
+  const pairing = pairingRouter(parts);
   app.use(pairing.routes());
-  const appPages = appRouter(rt);
+  const appPages = appRouter(parts);
   app.use(appPages.routes());
-  app.use(editorRouter(rt).routes());
+  app.use(editorRouter(parts).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
@@ -111,12 +149,29 @@ export function buildApp(rt: Runtime, compositions: readonly Composition[] = [])
 
 export async function startServer(config: Config, ...compositions: Composition[]): Promise<RunningServer> {
   const services = compositions.reduce((s, c) => c.services?.(s) ?? s, productionServices(config, limits));
-  const composedHandlers = compositions.reduce((table, c) => c.handlers?.(table) ?? table, handlers);
-  const callSteps = compositions.reduce((steps, c) => c.callSteps?.(steps) ?? steps, CALL_STEPS);
-  const store = (opened: Store) => compositions.reduce((s, c) => c.store?.(s) ?? s, opened);
-  const rt = await Runtime.create(config, { services, handlers: composedHandlers, callSteps, storeHooks: mergeStoreHooks(compositions), store });
-  // Bound first, so the base URL (the port may be 0) is known before anything is built on it; the app answers from
-  // the same turn as the listening event, before any connection is read.
+  const opened = await Store.open(config.dataDir, mergeStoreHooks(compositions));
+  await sweepUnnamedAssetFiles(config.dataDir);
+  const store = compositions.reduce((s, c) => c.store?.(s) ?? s, opened);
+  const assetFiles = new DiskAssetFiles(join(config.dataDir, 'assets'));
+  const limiter = new SlidingWindowLimiter({ maxKeys: services.limits.memory.limiterKeys });
+  // Every part that does not need the base URL, made before the server listens.
+  const partsWithoutUrl = {
+    ...services,
+    store,
+    // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
+    activity: new ActivityLog(config.dataDir, services.limits.activityRetentionDays),
+    limiter,
+    captureQueue: new CaptureQueue({ store, engine: services.capture, net: services.net, files: assetFiles, clock: services.clock, limits: services.limits, delayMs: config.captureQueueDelayMs ?? 10_000 }),
+    assetFiles,
+    // The composed limits too (rules pairings-in-memory-capped, pairings-capacity-per-address, pairings-capacity-per-owner).
+    pairings: new Pairings(services.limits.pairStart),
+    sessions: new Sessions(),
+    catalogue: loadCatalogue(),
+    handlers: compositions.reduce((table, c) => c.handlers?.(table) ?? table, handlers),
+    callSteps: compositions.reduce((steps, c) => c.callSteps?.(steps) ?? steps, CALL_STEPS),
+  };
+  // Bound before the parts built on the base URL (the port may be 0), so they take it as a plain value; the app
+  // answers from the same turn as the listening event, before any connection is read.
   const http: HttpServer = createServer();
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -124,23 +179,43 @@ export async function startServer(config: Config, ...compositions: Composition[]
   });
   const { port } = http.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  rt.baseUrl = config.baseUrl ?? `http://${host}:${port}`;
-  http.on('request', buildApp(rt, compositions).callback());
+  const baseUrl = config.baseUrl ?? `http://${host}:${port}`;
+  const { limits: composedLimits, net, dns, images, capture, captureQueue } = partsWithoutUrl;
+  const parts: ServerParts = {
+    ...partsWithoutUrl,
+    baseUrl,
+    oauth: oauthOnFirstUse(baseUrl, config.dataDir, { limiter, limits: composedLimits, net }),
+    tools: { store, limits: composedLimits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, libraryDir: join(config.dataDir, 'library') },
+  };
+  http.on('request', buildApp(parts, config.allowedHosts, compositions).callback());
   // Pages a previous run left waiting for capture are taken up again (rule migrate-capture-allowance).
-  rt.captureQueue.start();
+  parts.captureQueue.start();
   return {
-    rt,
-    url: rt.baseUrl,
+    parts,
+    url: baseUrl,
     close: async () => {
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
       });
-      await rt.captureQueue.stop();
-      await rt.capture?.close();
-      await rt.activity.close(); // queued entries on disk, then the open day files closed
+      await parts.captureQueue.stop();
+      await parts.capture?.close();
+      await parts.activity.close(); // queued entries on disk, then the open day files closed
     },
   };
+}
+
+/**
+ * Copies of imported assets that no committed site names (an import that failed after its fetches): removed at
+ * start, while nothing can be between its fetches and its commit (store/asset-files.ts; reference/store/README.md).
+ * A sweep that fails leaves the files for the next start; it never stops the server.
+ */
+async function sweepUnnamedAssetFiles(dataDir: string): Promise<void> {
+  const swept = await sweepAssetFiles(dataDir).catch((error: unknown) => {
+    console.error(`[site-mcp] asset files not swept: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  });
+  if (swept.length > 0) console.log(`[site-mcp] ${swept.length} asset files no site names removed (data/assets)`);
 }
 
 /** The store hooks of every composition, each called in order. */

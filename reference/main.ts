@@ -125,7 +125,7 @@ const server = await startServer(config, ...compositions).catch((error: NodeJS.E
 });
 console.log(`site-mcp reference server listening on ${server.url}`);
 console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
-console.log(`  Visual capture for migrations: ${server.rt.capture ? 'on' : 'off (turned off, or no Chromium found; migrations are typed)'}`);
+console.log(`  Visual capture for migrations: ${server.parts.capture ? 'on' : 'off (turned off, or no Chromium found; migrations are typed)'}`);
 
 if (!values['no-seed']) {
   const marker = join(config.dataDir, 'demo-seed.json');
@@ -134,7 +134,7 @@ if (!values['no-seed']) {
     console.log(`  Demo workspace ${existing.workspaceId} exists (owner ${existing.ownerEmail}); its token was shown on first run.`);
   } else {
     const { seedDemo } = await import('./seed.js');
-    const demo = await seedDemo(server.rt);
+    const demo = await seedDemo(server.parts);
     await writeFile(marker, JSON.stringify({ workspaceId: demo.workspaceId, ownerEmail: demo.ownerEmail }, null, 2));
     console.log(`\n  Demo workspace seeded. Owner sign-in at ${server.url}/app/sign-in: ${demo.ownerEmail} / ${demo.ownerPassword}`);
     console.log(`  Developers settings: ${server.url}/app/sites/${demo.websiteId}/developers`);

@@ -24,7 +24,7 @@ afterAll(async () => {
 describe('activity before the answer', () => {
   it('rule:activity-entry-every-call — the answer of a call leaves only after its entry is written to disk', async () => {
     await mcp.callTool('list_sites'); // connect first, so only the measured call is in flight
-    const activity = test.server.rt.activity;
+    const activity = test.server.parts.activity;
     const append = activity.append.bind(activity);
     let appended: number | undefined;
     activity.append = async (entry) => {

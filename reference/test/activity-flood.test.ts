@@ -44,23 +44,23 @@ async function logLines(workspaceId: string): Promise<string[]> {
 describe('a flood of refused calls', () => {
   it('rule:activity-refusals-folded — 20,000 rate-limited calls of one connection grow the log by a few lines, and every one is counted', async () => {
     const { workspaceId, connectionId } = await ownerWithConnection(test, ['site:read']);
-    const rt = test.server.rt;
+    const parts = test.server.parts;
     const principal = { workspaceId, connectionId };
-    const { limit } = rt.limits.rateLimits.perConnection;
-    for (let i = 0; i < limit; i++) expect((await callTool(rt, principal, 'list_sites', {})).ok).toBe(true);
-    await rt.activity.flush();
+    const { limit } = parts.limits.rateLimits.perConnection;
+    for (let i = 0; i < limit; i++) expect((await callTool(parts, principal, 'list_sites', {})).ok).toBe(true);
+    await parts.activity.flush();
     const before = await logBytes(workspaceId);
 
     const REFUSED = 20_000;
     let refused = 0;
     for (let done = 0; done < REFUSED; done += 500) {
-      const answers = await Promise.all(Array.from({ length: 500 }, () => callTool(rt, principal, 'list_sites', {})));
+      const answers = await Promise.all(Array.from({ length: 500 }, () => callTool(parts, principal, 'list_sites', {})));
       refused += answers.filter((a) => !a.ok && a.error.code === 'rate_limited').length;
     }
     expect(refused).toBe(REFUSED);
 
     // Reading the activity writes the count so far: every refused call is accounted for.
-    const entries = await rt.activity.read(workspaceId, rt.clock.now(workspaceId), connectionId);
+    const entries = await parts.activity.read(workspaceId, parts.clock.now(workspaceId), connectionId);
     const counted = entries.filter((e) => e.code === 'rate_limited').reduce((n, e) => n + (e.count ?? 1), 0);
     expect(counted).toBe(REFUSED);
     const grown = (await logBytes(workspaceId)) - before;
@@ -72,21 +72,21 @@ describe('a flood of refused calls', () => {
 
   it('rule:activity-name-bounded — five calls naming a 4 MB tool cost under 2 KB an entry, and the answer does not echo the name', async () => {
     const { workspaceId, connectionId } = await ownerWithConnection(test, ['site:read']);
-    const rt = test.server.rt;
+    const parts = test.server.parts;
     const principal = { workspaceId, connectionId };
     const name = `no_such_tool_${'x'.repeat(4 * 1024 * 1024)}`;
     for (let i = 0; i < 5; i++) {
-      const answer = await callTool(rt, principal, name, {});
+      const answer = await callTool(parts, principal, name, {});
       expect(answer.ok).toBe(false);
       if (!answer.ok) expect(answer.error.code).toBe('not_found');
       expect(JSON.stringify(answer).length).toBeLessThan(2048);
     }
-    await rt.activity.flush();
+    await parts.activity.flush();
     const lines = await logLines(workspaceId);
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThan(2048);
     expect(await logBytes(workspaceId)).toBeLessThan(5 * 2048);
-    const entries = await rt.activity.read(workspaceId, rt.clock.now(workspaceId), connectionId);
+    const entries = await parts.activity.read(workspaceId, parts.clock.now(workspaceId), connectionId);
     expect(entries.every((e) => e.name.startsWith('no_such_tool_xxx') && e.code === 'not_found')).toBe(true);
   });
 });
@@ -97,9 +97,9 @@ describe('the Developers settings with a large log', () => {
     const websiteId = world.sites.main!.websiteId;
     const workspaceId = world.workspaceId;
     const { connectionId, token } = await test.fx.connection({ userId: world.users.owner!.userId, websiteId, scopes: ['site:read'] });
-    const rt = test.server.rt;
+    const parts = test.server.parts;
     const principal = { workspaceId, connectionId };
-    for (let i = 0; i < 3; i++) await callTool(rt, principal, 'list_sites', {});
+    for (let i = 0; i < 3; i++) await callTool(parts, principal, 'list_sites', {});
     expect(token).toBeTruthy();
 
     const signIn = await fetch(`${test.url}/app/sign-in`, {
@@ -126,7 +126,7 @@ describe('the Developers settings with a large log', () => {
 
     // A log as a flood before the fix left it: 20 days of 5,000 entries (about 1 MB a day), and on the newest day
     // five entries naming a 2 MB tool. Written as day files, the log's own layout (activity/<workspace>/<day>.jsonl).
-    const now = rt.clock.now(workspaceId).getTime();
+    const now = parts.clock.now(workspaceId).getTime();
     await mkdir(dayDir(workspaceId), { recursive: true });
     for (let d = 20; d >= 1; d--) {
       const day = new Date(now - d * 86_400_000);
@@ -137,14 +137,14 @@ describe('the Developers settings with a large log', () => {
       }
       await writeFile(join(dayDir(workspaceId), `${day.toISOString().slice(0, 10)}.jsonl`), `${lines.join('\n')}\n`, { flag: 'a' });
     }
-    await rt.activity.flush();
+    await parts.activity.flush();
     const today = join(dayDir(workspaceId), `${new Date(now).toISOString().slice(0, 10)}.jsonl`);
     const huge = Array.from({ length: 5 }, (_, i) =>
       JSON.stringify({ at: new Date(now - 1000 + i).toISOString(), connectionId, workspaceId, websiteId: null, kind: 'tool', name: `big_${'y'.repeat(2 * 1024 * 1024)}`, outcome: 'not_found', code: 'not_found' }),
     );
     await writeFile(today, `${huge.join('\n')}\n`, { flag: 'a' });
     // The calls of this server come after them, newest.
-    for (let i = 0; i < 3; i++) await callTool(rt, principal, 'get_site_overview', {});
+    for (let i = 0; i < 3; i++) await callTool(parts, principal, 'get_site_overview', {});
 
     const large = await median();
     // Before: the page read and parsed every day file (about 30 MB here) and rendered the 2 MB names (10 MB of HTML).

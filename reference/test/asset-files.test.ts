@@ -44,8 +44,8 @@ describe('asset files rule:portable-site-assets-carried', () => {
   });
 });
 
-// The sweep at server start (sweepAssetFiles, run by Runtime.create): copies no stored document names go, every
-// named one stays.
+// The sweep at server start (sweepAssetFiles, run by startServer in reference/app.ts): copies no stored document
+// names go, every named one stays.
 describe('asset files swept at start rule:import-site-assets-revalidated', () => {
   let dir: string;
   beforeAll(async () => {

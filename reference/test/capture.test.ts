@@ -48,7 +48,7 @@ async function arrange(server: TestServer) {
 }
 
 async function siteOf(server: TestServer, websiteId: string): Promise<Site> {
-  const doc = await server.server.rt.store.read(workspaceId);
+  const doc = await server.server.parts.store.read(workspaceId);
   return doc!.sites[websiteId]!;
 }
 
@@ -145,7 +145,7 @@ describe('visual capture', () => {
   }, 120_000);
 
   it('rule:migrate-capture-allowance — the queue survives a restart and captures the waiting pages, except one the owner edited meanwhile', async () => {
-    const manySite = (await test.server.rt.store.read(workspaceId))!;
+    const manySite = (await test.server.parts.store.read(workspaceId))!;
     const queuedSite = Object.values(manySite.sites).find((s) => s.captureQueue?.length)!;
     const websiteId = queuedSite.websiteId;
     // The owner edits one queued page before the queue reaches it: that page keeps the edit and stays typed.
@@ -180,10 +180,10 @@ describe('visual capture', () => {
   }, 120_000);
 
   it('rule:migrate-capture-then-typed — the captured draft, published, renders in Chromium with the source page\'s visible text and links', async () => {
-    await test.server.rt.capture?.close(); // one browser at a time: the capture engine's goes before the checker's
+    await test.server.parts.capture?.close(); // one browser at a time: the capture engine's goes before the checker's
     // Published as it is (the reviewed rail is not what this test is about), then read where visitors read it,
     // /sites/<id>/, under the public site's Content-Security-Policy.
-    await test.server.rt.store.transact(workspaceId, (ws) => {
+    await test.server.parts.store.transact(workspaceId, (ws) => {
       const site = ws.sites[homeSite]!;
       site.published = { revision: site.siteRevision, publishedAt: new Date().toISOString(), content: structuredClone(site.draft) };
     });

@@ -79,7 +79,7 @@ describe('the trust in test mode only rule:import-site-assets-revalidated', () =
       body: JSON.stringify({ origins: [website.httpsUrl], certificates: [TEST_WEBSITE_CERTIFICATE] }),
     });
     expect(answer.status).toBe(404);
-    const net = production.server.rt.net;
+    const net = production.server.parts.net;
     expect(net.allowOrigins ?? []).toEqual([]);
     expect(net.allowCertificates).toBeUndefined();
     const before = website.requested().length;
@@ -91,7 +91,7 @@ describe('the trust in test mode only rule:import-site-assets-revalidated', () =
 
   it('in test mode, the certificate the kit gives is trusted for the origins it names and no other', async () => {
     await testing.fx.fetchAllowlist([website.url, website.httpsUrl], [TEST_WEBSITE_CERTIFICATE]);
-    const net = testing.server.rt.net;
+    const net = testing.server.parts.net;
     expect(net.allowCertificates).toEqual([TEST_WEBSITE_CERTIFICATE]);
     const { kept, skipped } = await fetchAssets(
       [
@@ -105,7 +105,7 @@ describe('the trust in test mode only rule:import-site-assets-revalidated', () =
     expect(other.requested()).not.toContain('/asset/unnamed.png');
     // Kept as a copy this server serves (rule portable-site-assets-carried): a path of its own, the bytes fetched,
     // the type its name says, nothing an SVG could run; a name that is not a kept file answers 404.
-    const copied = await fetchAssets([{ key: 'copy', url: `${website.httpsUrl}/asset/copy.png` }], net, testing.server.rt.assetFiles);
+    const copied = await fetchAssets([{ key: 'copy', url: `${website.httpsUrl}/asset/copy.png` }], net, testing.server.parts.assetFiles);
     expect(copied.kept.map((a) => a.url)).toEqual([expect.stringMatching(/^\/assets\/[0-9a-f]{64}\.png$/)]);
     const served = await fetch(`${testing.url}${copied.kept[0]!.url}`);
     expect(served.status).toBe(200);

@@ -292,7 +292,7 @@ describe('OAuth 2.1 with the MCP Inspector web UI', () => {
     expect(edit.ok, JSON.stringify(edit)).toBe(true);
     await shot('6-update-section-text');
     // The write reached the draft, not just the answer.
-    const ws = await server.rt.store.read(world.workspaceId);
+    const ws = await server.parts.store.read(world.workspaceId);
     expect(JSON.stringify(ws!.sites[world.sites.main!.websiteId])).toContain('Written from the Inspector web UI');
   }, 8 * STEP);
 

@@ -51,7 +51,7 @@ describe('over-long lookup keys', () => {
   });
 
   it('rule:store-lookup-names-bounded — a lookup of any length is stored and found again; a short key keeps its readable name', async () => {
-    const store = test.server.rt.store;
+    const store = test.server.parts.store;
     const long = `${'k'.repeat(5000)}@example.test`;
     await store.setDirectory('email', long, 'ws_long');
     await store.setDirectory('email', 'short@example.test', 'ws_short');

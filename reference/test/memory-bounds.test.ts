@@ -74,14 +74,14 @@ describe('over HTTP, with no account (rule memory-caller-keyed-maps-bounded)', (
   });
 
   it('rule:memory-caller-keyed-maps-bounded — sign-ins refused for one address add no key per e-mail tried', async () => {
-    const rt = test.server.rt;
-    const before = rt.limiter.size;
+    const parts = test.server.parts;
+    const before = parts.limiter.size;
     const tries = limits.signIn.perAddress.limit + 200;
     for (let i = 0; i < tries; i++) {
       const body = new URLSearchParams({ email: `nobody-${i}@example.invalid`, password: 'wrong', next: '/app/' }).toString();
       await postFrom(test.url, '/app/sign-in', '127.0.0.11', 'application/x-www-form-urlencoded', body);
     }
     // Each counted failure is three keys (account, account and address, address); the 200 refused add none.
-    expect(rt.limiter.size - before).toBeLessThanOrEqual(limits.signIn.perAddress.limit * 2 + 1);
+    expect(parts.limiter.size - before).toBeLessThanOrEqual(limits.signIn.perAddress.limit * 2 + 1);
   }, 60_000);
 });

@@ -214,7 +214,7 @@ describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned 
 
   it('refuses a document over the registration metadata cap (rule oauth-registration-metadata-capped), read no further than the cap', async () => {
     const url = `${origin}/oauth/oversized.json`;
-    const cap = server.rt.limits.oauthRegistration.maxMetadataBytes;
+    const cap = server.parts.limits.oauthRegistration.maxMetadataBytes;
     served.set('/oauth/oversized.json', { client_id: url, client_name: 'x'.repeat(cap), redirect_uris: [callback.url], token_endpoint_auth_method: 'none' });
     const answer = await authorize(url);
     expect(answer.status).toBe(400);

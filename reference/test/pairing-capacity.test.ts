@@ -31,7 +31,7 @@ describe('pairing capacity', () => {
   it('rule:pairings-capacity-per-address — a flood that fills the pool from few addresses does not refuse a start from another address', async () => {
     // The reported flood: as many pairings as the pool holds, from addresses each holding their full share
     // (started in process: thousands of HTTP starts would need thousands of socket addresses).
-    const held = test.server.rt.pairings;
+    const held = test.server.parts.pairings;
     const floods = Math.ceil(maxPending / maxPendingPerAddress);
     const flooded: string[] = [];
     for (let a = 0; a < floods; a++) for (let i = 0; i < maxPendingPerAddress; i++) flooded.push(held.start(read, Date.now(), `198.51.100.${a}`).pairing.userCode);

@@ -40,7 +40,7 @@ describe('pair/start limits', () => {
 
   it('rule:pairings-in-memory-capped — when the configured number of pairings is held, a new start answers 503 with a clear error', async () => {
     // Fill the runtime's own store up to the cap directly: thousands of HTTP starts would need thousands of addresses.
-    const held = test.server.rt.pairings;
+    const held = test.server.parts.pairings;
     // One pairing from each of as many addresses (rule pairings-capacity-per-address): no address holds more than
     // the newcomer's share, so none is pushed out to make room.
     for (let i = 0; i < pairStart.maxPending; i++) {

@@ -63,7 +63,7 @@ describe('POST /v1/cli/pair/start and /poll', () => {
   });
 
   it('an error that is not a refusal is not answered as one: the server answers 500 without its message', async () => {
-    const pairings = test.server.rt.pairings;
+    const pairings = test.server.parts.pairings;
     const real = pairings.poll;
     pairings.poll = () => {
       throw new TypeError('the poll broke');
@@ -115,7 +115,7 @@ describe('GET /v1/delivery/site', () => {
     expect(await read(`Bearer ${token}`)).toEqual({ status: 404, json: { error: { code: 'not_found', message: 'This site is not published.' } } });
     // A token still findable though its company no longer exists.
     const orphan = `smcp_deliver_${'B'.repeat(43)}`;
-    await test.server.rt.store.transact(world.workspaceId, (_ws, tx) => tx.index('delivery', createHash('sha256').update(orphan).digest('hex'), `ws_gone ${world.sites.main!.websiteId}`));
+    await test.server.parts.store.transact(world.workspaceId, (_ws, tx) => tx.index('delivery', createHash('sha256').update(orphan).digest('hex'), `ws_gone ${world.sites.main!.websiteId}`));
     expect(await read(`Bearer ${orphan}`)).toEqual(UNAUTHENTICATED);
   });
 });
@@ -213,22 +213,22 @@ describe('/dashboard/connect', () => {
 describe('approveAs', () => {
   it('refuses a user who does not exist as not_found', async () => {
     const { userCode } = await start();
-    const pairing = test.server.rt.pairings.find(userCode)!;
-    await expect(approveAs(test.server.rt, pairing, { userId: 'usr_nobody', websiteId: null, scopes: [] })).rejects.toMatchObject({ code: 'not_found', message: 'No such user.' });
+    const pairing = test.server.parts.pairings.find(userCode)!;
+    await expect(approveAs(test.server.parts, pairing, { userId: 'usr_nobody', websiteId: null, scopes: [] })).rejects.toMatchObject({ code: 'not_found', message: 'No such user.' });
     expect(pairing.status).toBe('pending');
   });
 
   it('a refused approval of a decided pairing leaves it as it was: denied stays denied, approved keeps its token for the poll', async () => {
-    const rt = test.server.rt;
+    const parts = test.server.parts;
     const olive = { userId: world.users.olive!.userId, websiteId: world.sites.main!.websiteId, scopes: ['site:read'] };
     const denied = await start();
-    rt.pairings.deny(rt.pairings.find(denied.userCode)!);
-    await expect(approveAs(rt, rt.pairings.find(denied.userCode)!, olive)).rejects.toMatchObject({ code: 'conflict', message: 'This pairing is denied.' });
+    parts.pairings.deny(parts.pairings.find(denied.userCode)!);
+    await expect(approveAs(parts, parts.pairings.find(denied.userCode)!, olive)).rejects.toMatchObject({ code: 'conflict', message: 'This pairing is denied.' });
     expect(await poll(denied.deviceCode)).toEqual({ status: 'denied' });
 
     const approved = await start();
-    await approveAs(rt, rt.pairings.find(approved.userCode)!, olive);
-    await expect(approveAs(rt, rt.pairings.find(approved.userCode)!, olive)).rejects.toMatchObject({ code: 'conflict', message: 'This pairing is approved.' });
+    await approveAs(parts, parts.pairings.find(approved.userCode)!, olive);
+    await expect(approveAs(parts, parts.pairings.find(approved.userCode)!, olive)).rejects.toMatchObject({ code: 'conflict', message: 'This pairing is approved.' });
     expect(await poll(approved.deviceCode)).toMatchObject({ status: 'approved', kind: 'connection', scopes: ['site:read'] });
   });
 });

@@ -33,7 +33,7 @@ function expectNoFormsNoFraming(res: Response): void {
 
 describe('served SVGs', () => {
   it('rule:served-files-no-forms-no-framing — an imported SVG may post no form and be framed by no site', async () => {
-    const path = await test.server.rt.assetFiles.keep(Buffer.from(PHISHING_SVG), 'image/svg+xml');
+    const path = await test.server.parts.assetFiles.keep(Buffer.from(PHISHING_SVG), 'image/svg+xml');
     const res = await fetch(`${test.url}${path}`);
     expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expectNoFormsNoFraming(res);

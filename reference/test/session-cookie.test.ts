@@ -33,7 +33,7 @@ async function serverWithBaseUrl(baseUrl: string | undefined) {
   const port = await freePort();
   const server = await startServer({ host: '127.0.0.1', port, dataDir: dir, allowedHosts: [], ...(baseUrl ? { baseUrl } : {}) });
   started.push({ server, dir });
-  const world = await buildWorld(server.rt.store, { users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' } }] }, new Date());
+  const world = await buildWorld(server.parts.store, { users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' } }] }, new Date());
   return { server, port, user: world.users.olive! };
 }
 
