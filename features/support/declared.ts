@@ -7,9 +7,8 @@
 import { setDefinitionFunctionWrapper } from '@cucumber/cucumber';
 import { NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
 import { recordingInto } from '../../conformance/lib/transcript.js';
+import { HOOK } from './hook.js';
 import type { SiteWorld } from './world.js';
-
-export const HOOK = Symbol('hook');
 
 setDefinitionFunctionWrapper((fn: ((this: SiteWorld, ...args: unknown[]) => unknown) & { [HOOK]?: true }) => {
   if (fn[HOOK]) return fn;

@@ -3,7 +3,7 @@
 // TRANSCRIPT_MEDIA_TYPE), which conformance/lib/report.ts carries to the console, junit.xml and report.html.
 import { AfterStep, BeforeStep, Status } from '@cucumber/cucumber';
 import { TRANSCRIPT_MEDIA_TYPE } from '../../conformance/lib/transcript.js';
-import { HOOK } from './declared.js';
+import { HOOK } from './hook.js';
 import type { SiteWorld } from './world.js';
 
 const beginStep = Object.assign(function (this: SiteWorld, { pickleStep }: { pickleStep: { text: string } }) {

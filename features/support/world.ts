@@ -25,7 +25,7 @@ import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputP
 import { canaryFromEnvironment, canaryListens, canaryPath, canaryUrl, CANARY_VECTORS, type CanaryVector } from '../../conformance/lib/canary.js';
 import { nonPublicAddressesRefused } from '../../conformance/lib/network.js';
 import { ExchangeLog } from '../../conformance/lib/transcript.js';
-import { HOOK } from './declared.js';
+import { HOOK } from './hook.js';
 
 setDefaultTimeout(60_000);
 
