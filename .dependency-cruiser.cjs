@@ -42,6 +42,33 @@ module.exports = {
       to: { path: '^reference/(http|web|mcp|oauth)/|^(koa|@koa/router|koa-mount)$' },
     },
     {
+      name: 'no-import-up-the-layers',
+      severity: 'error',
+      comment: 'The reference in layers, lowest first: store/ (documents and files), domain/ (the rules), tools/ (one handler' +
+        ' per tool), then the edges that serve them (mcp/, http/, web/, oauth/) and the composition root (app.ts, main.ts,' +
+        ' services.ts). A layer imports only from below it; an edge takes what it needs from the domain, never from a tool.',
+      from: { path: '^reference/(store|domain|tools)/' },
+      to: { path: '^reference/(mcp|http|web|oauth|testing)/|^reference/(app|main|services|seed)\\.ts$' },
+    },
+    {
+      name: 'no-import-up-the-layers',
+      severity: 'error',
+      from: { path: '^reference/(store|domain)/' },
+      to: { path: '^reference/tools/' },
+    },
+    {
+      name: 'no-import-up-the-layers',
+      severity: 'error',
+      from: { path: '^reference/store/' },
+      to: { path: '^reference/domain/' },
+    },
+    {
+      name: 'no-import-up-the-layers',
+      severity: 'error',
+      from: { path: '^reference/(http|web|oauth)/' },
+      to: { path: '^reference/tools/', pathNot: '^reference/tools/(index|types)\\.ts$' },
+    },
+    {
       name: 'only-testing-imports-test-mode',
       severity: 'error',
       comment: 'Test mode is a composition the production server never imports (reference/testing/).',
