@@ -23,6 +23,8 @@ export interface Observed {
   mcpEncoding: boolean;
   /** How many tool results that judgement rests on. */
   encodingCalls: number;
+  /** The name and version the MCP handshake gave (initialize's serverInfo, or server/discover's in 2026-07-28). */
+  implementation?: { name: string; version: string };
 }
 
 /** A name for a tool no catalogue has: the target's refusal of it is observed. */
@@ -55,6 +57,8 @@ export async function observeTarget(target: { url: string; fixturesSecret: strin
   const mcp = new McpConnection(target.url, created.token);
   try {
     const listed = new Set((await mcp.listTools()).tools.map((t) => t.name));
+    const serverInfo = (await mcp.client()).getServerVersion();
+    const implementation = serverInfo && typeof serverInfo.name === 'string' && serverInfo.name ? { name: serverInfo.name, version: String(serverInfo.version ?? '') } : undefined;
     const results: ToolResult[] = [];
     let unknownTool: Observed['unknownTool'];
     // Through the kit's own connection (either protocol era, its source checks on each answer): a call that fails a
@@ -97,6 +101,7 @@ export async function observeTarget(target: { url: string; fixturesSecret: strin
       ...(unknownTool ? { unknownTool } : {}),
       mcpEncoding: results.length > 0 && results.every(bothEncodings),
       encodingCalls: results.length,
+      ...(implementation ? { implementation } : {}),
     };
   } finally {
     await mcp.close();
@@ -116,6 +121,9 @@ export function declarationYaml(o: Observed, about: { url: string; supports: str
     `# Fixtures parts the handshake listed: ${about.supports.length ? about.supports.join(', ') : 'none'}.`,
     'declarationVersion: 1',
   ];
+  if (o.implementation) {
+    lines.push('# What the MCP handshake named (serverInfo): the reports carry it', 'implementation:', `  name: ${q(o.implementation.name)}`, ...(o.implementation.version ? [`  version: ${q(o.implementation.version)}`] : []));
+  } else lines.push('# The MCP handshake named no server (serverInfo): implementation not declared');
   if (o.mcpEncoding) {
     lines.push(`# rule tool-result-envelope: the ${o.encodingCalls} tool results observed carried the envelope as structuredContent and as`, '# the JSON of their text item, isError exactly when ok was false', 'mcpEncoding: true');
   } else lines.push('# rule tool-result-envelope: not every tool result observed carried the envelope in both encodings: mcpEncoding not declared');
@@ -136,7 +144,7 @@ export function declarationYaml(o: Observed, about: { url: string; supports: str
     if (o.missingTools.length) lines.push(`  # rule tool-catalogue-exact: tools of §4.3 that tools/list (${o.listedTools} tools) does not name`, `  tools: [${o.missingTools.join(', ')}]`);
     if (parts.length) lines.push('  # rule protected-resource-metadata: the 401 of /api/mcp names no resource_metadata (§5.1 OAuth not built)', '  parts: [oauth]');
   } else lines.push(`# rules tool-catalogue-exact, protected-resource-metadata: tools/list names every tool of §4.3 and the 401 of /api/mcp`, '# names its protected-resource metadata: nothing under notImplemented');
-  lines.push('# Not observed, yours to declare: implementation (name, version), errorObject, outputSchemas or outputFields, resourcesMirrorTools, publicSiteUrl, adopts.', '');
+  lines.push('# Not observed, yours to declare: errorObject, outputSchemas or outputFields, resourcesMirrorTools, publicSiteUrl, adopts.', '');
   return lines.join('\n');
 }
 

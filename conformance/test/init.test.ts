@@ -46,6 +46,8 @@ describe('site-mcp init', () => {
     expect(declaration.notImplemented).toBeUndefined();
     expect(declaration.sections?.types?.hero).toBe('hero');
     expect(declaration.sections?.fields?.heading).toBe('heading');
+    // The handshake's serverInfo names the implementation (the reference's package name and version).
+    expect(declaration.implementation).toEqual({ name: 'site-mcp-reference', version: '0.1.0' });
     const text = await readFile(declarationFile, 'utf8');
     for (const rule of ['tool-result-envelope', 'error-failure-shape', 'error-codes', 'section-types', 'tool-catalogue-exact']) expect(text).toMatch(new RegExp(`# rules? [^\\n]*\\b${rule}\\b`));
     expect(readExpectedFailures(expectedFile).size).toBe(0);
