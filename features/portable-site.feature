@@ -145,8 +145,8 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     Then the call succeeds
     And the data contains "Kiln {{random:business}} Studio"
     And the data does not contain "Wheel throwing {{random:seeded}}"
-    And the data at "/snapshot/services" has 0 items
-    And the sections in the data at "/snapshot/pages" carry no text but "Kiln {{random:business}} Studio"
+    And the PortableSiteV1 snapshot in the data lists no services
+    And the sections of the PortableSiteV1 snapshot in the data carry no text but "Kiln {{random:business}} Studio"
     # No invented product or price: the new site lists its products exactly as a site without any does.
     When "ws" calls "list_products" with:
       """

@@ -24,18 +24,21 @@ function texts(value: unknown): string[] {
 }
 
 // §4.3: a new site carries "the business name only (no invented services, prices, hours, testimonials)": any
-// text inside its pages' sections (content and blocks) is the business name. Read in our output shape
-// (pages → sections → content, blocks), so only when the target declares it.
-Then('the sections in the data at {string} carry no text but {string}', function (this: SiteWorld, pathText: string, expectedText: string) {
-  const path = this.resolve(pathText);
-  const at = checkableOutput(this, path);
-  if (at === undefined) return;
-  const pages = pointer(this.last.envelope?.data, at);
-  assert.ok(Array.isArray(pages), `${path} is not a list of pages: ${JSON.stringify(pages)?.slice(0, 200)}`);
+// text inside its pages' sections (content and blocks) is the business name. Read in the snapshot its export
+// answers, found by meaning (below), in the format the kit's own import_site arguments use.
+Then('the sections of the PortableSiteV1 snapshot in the data carry no text but {string}', function (this: SiteWorld, expectedText: string) {
+  const snapshot = answeredSnapshot(this);
+  const pages = Array.isArray(snapshot.pages) ? snapshot.pages : [];
   const businessName = this.resolve(expectedText);
-  const sections = pages.flatMap((p: { sections?: { content?: unknown; blocks?: unknown }[] }) => p.sections ?? []);
+  const sections = pages.flatMap((p) => (Array.isArray(p?.sections) ? (p.sections as { content?: unknown; blocks?: unknown }[]) : []));
   const invented = sections.flatMap((s) => texts([s.content, s.blocks])).filter((t) => t.trim() !== '' && t.trim() !== businessName);
   assert.deepEqual(invented, [], `the new site's sections carry text besides the business name "${businessName}"`);
+});
+
+// §2.3: the snapshot contains the site's services; a new site has none (§4.3 "no invented services").
+Then('the PortableSiteV1 snapshot in the data lists no services', function (this: SiteWorld) {
+  const { services } = answeredSnapshot(this) as { services?: unknown };
+  assert.ok(services === undefined || (Array.isArray(services) && services.length === 0), `the new site's snapshot lists services: ${JSON.stringify(services).slice(0, 300)}`);
 });
 
 /** A pattern for a key form of §2.3 ("<page>/<section>", "<page>/<section>#<field>"): each <part> one or more characters but / and #. */
