@@ -176,6 +176,17 @@ async function checkCommandLine() {
 }
 
 const { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir, shard } = await checkCommandLine();
+
+// A run that starts its own server (no --url: the reference, or a --break server) goes into a network namespace of
+// loopback alone where this machine allows one (conformance/lib/run-isolated.mjs; rule kit-no-packet-off-machine), as
+// npm test does: its canaries then listen on ports 80 and 443 and the rows with real non-public addresses run too,
+// with nothing able to leave. Tried once: a machine without namespaces runs it here, after one line that says so.
+if (!values.url && !process.env.SITE_MCP_URL && !values['dry-run'] && process.env.SITE_MCP_NET_ISOLATED !== '1' && process.env.SITE_MCP_ISOLATION_TRIED !== '1') {
+  const isolate = fileURLToPath(new URL('./lib/run-isolated.mjs', import.meta.url));
+  const child = spawn(process.execPath, [isolate, process.execPath, '--import', import.meta.resolve('tsx/esm'), fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, SITE_MCP_ISOLATION_TRIED: '1' } });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  process.exit(await new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)))));
+}
 /** The properties are not split: with --shard they run in shard 1 only, so merged shards hold them once. */
 const runsProperties = values.properties && (shard?.index ?? 1) === 1;
 process.env.SITE_MCP_SEED = seed;
@@ -275,7 +286,9 @@ async function main(): Promise<number> {
     // this process's node options and NODE_OPTIONS. The kit's TypeScript is all ESM, so tsx's ESM hooks are enough;
     // its full loader (`--import tsx`, the tsx command) also hooks every CommonJS require, scanning each of
     // Cucumber's files again in every thread, for nothing.
-    if (!/--import[= ]tsx/.test(process.env.NODE_OPTIONS ?? '')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import tsx/esm`.trim();
+    // Named by its resolved address, not as `tsx/esm`, which a worker would resolve from the working directory: a
+    // user's project that does not install tsx itself (npx site-mcp from anywhere).
+    if (!/--import[= ]\S*tsx/.test(process.env.NODE_OPTIONS ?? '')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${import.meta.resolve('tsx/esm')}`.trim();
 
     const checkedEras = eras.filter((e) => e.checked).map((e) => e.era);
     // The properties run once, in the first era checked (their results carry it).
@@ -321,7 +334,7 @@ async function main(): Promise<number> {
       // junit.xml is written from the report below: Cucumber's JUnit formatter would count a cut-short scenario as a pass.
       // report.html is the kit's own page (lib/report-html.ts, written below); Cucumber's is its detail page.
       if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, `cucumber${suffix}.html`)]: 'html' };
-      console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · protocol ${era} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers}${roundTripMs === undefined ? '' : ` (round trip ${roundTripMs.toFixed(1)} ms)`} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}`);
+      console.log(`conformance target ${values['dry-run'] ? '(dry run)' : target.url} · protocol ${era} · seed ${seed} · tags ${runConfiguration.sources.tagExpression || '(all)'} · parallel ${workers <= 1 ? `1 (in this process)` : workers}${roundTripMs === undefined ? '' : ` (round trip ${roundTripMs.toFixed(1)} ms)`} · ${values.declaration ? `declaration ${values.declaration}` : 'no declaration: source checks only'}${process.env.SITE_MCP_NET_ISOLATED === '1' ? ' · network: loopback alone (a namespace of its own)' : ''}`);
       // Read by every McpConnection the steps make (lib/mcp-client.ts), in this process or its Cucumber workers.
       process.env.SITE_MCP_PROTOCOL = era;
       // Messages are collected in-process (the message file written by the formatter may still be flushing).

@@ -35,6 +35,13 @@ const oneSentence = (text: string) => {
 };
 
 describe('first contact', () => {
+  // The kit's bin from a folder that installs nothing (npx from anywhere): Cucumber's workers still find tsx.
+  it('runs from a working directory that has no tsx of its own, its parallel workers included', async () => {
+    const run = await runNode([join(repo, 'bin/site-mcp.mjs'), 'conformance', '--url', target.url, '--fixtures-secret', target.fixturesSecret, '--parallel', '2', '--protocol', '2025-11-25', '--report-dir', join(dir, 'elsewhere'), join(repo, 'features/errors.feature')], dir);
+    expect(run.stdout, run.stderr).toMatch(/^scenarios: [1-9]\d* passed .* 0 failed, of \d+$/m);
+    expect(run.code, run.stdout.slice(-2000) + run.stderr).toBe(0);
+  }, 120_000);
+
   it('the fixtures handshake names the protocol and its version, and is hidden without the secret', async () => {
     const answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
     const validate = sharedAjv().getSchema('https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json#/$defs/Handshake')!;

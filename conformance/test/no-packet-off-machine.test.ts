@@ -87,6 +87,28 @@ describe('rule:kit-no-packet-off-machine — no packet leaves the machine', () =
   });
 });
 
+describe('rule:kit-no-packet-off-machine — a run that starts its own server isolates itself', () => {
+  it('without --url the kit runs in a namespace of loopback alone, so the rows with real non-public addresses run', async () => {
+    const reports = await mkdtemp(join(tmpdir(), 'site-mcp-self-isolated-'));
+    try {
+      // As a user runs it: not already isolated (npm test's namespace is left out), no opt-in to send the addresses.
+      const { SITE_MCP_SEND_NON_PUBLIC: _, ...env } = process.env;
+      const run = spawnSync(process.execPath, ['--import', 'tsx/esm', 'conformance/cli.ts', '--protocol', '2025-11-25', '--rules', 'migrate-ssrf-hardened', '--name', 'however they are spelled', '--report-dir', reports], { cwd: repo, encoding: 'utf8', env: { ...env, NODE_OPTIONS: '', SITE_MCP_NET_ISOLATED: '' }, timeout: 120_000 });
+      expect(run.status, run.stdout.slice(-2000) + run.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { scenarios: { status: string; stoppedAt?: { reason: string } }[] };
+      const nonPublic = report.scenarios.filter((sc) => sc.stoppedAt?.reason.includes('non-public address'));
+      if (run.stderr.includes('running without network isolation')) {
+        expect(nonPublic.length).toBe(2);
+        return;
+      }
+      expect(run.stdout).toMatch(/^conformance target .* · network: loopback alone \(a namespace of its own\)$/m);
+      expect(nonPublic).toEqual([]);
+    } finally {
+      await rm(reports, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
+
 describe('rule:kit-no-packet-off-machine — the canaries catch a fetcher without an address check', () => {
   let canary: Canary;
   let zoneDir: string;
