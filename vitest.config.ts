@@ -1,6 +1,6 @@
 // Node 22 or newer, and Node's compile cache for every process the tests start: vitest's workers and the servers and
 // CLIs they spawn inherit NODE_COMPILE_CACHE, so each loads Koa, oidc-provider, the MCP SDK, playwright-core and the
-// rest from V8's cached code instead of compiling them again (issue 16: about 0.5 s of CPU less for six files).
+// rest from V8's cached code instead of compiling them again (about 0.5 s of CPU less for six files).
 import './conformance/lib/require-node.js';
 import { availableParallelism } from 'node:os';
 import { memoryScratchForRun } from './conformance/lib/scratch-dir.js';
@@ -12,7 +12,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // in a directory of the run's own that goes when the run ends; the workers and every process they start inherit
 // TMPDIR. (Node's compile cache stays where require-node.js, imported above, put it: it is worth keeping between runs.)
 // On this project's 2-core machine /tmp is an ext4 without a journal, where creating a file costs more the more
-// were replaced just before, and the stores replace a file per write (conformance/lib/scratch-dir.ts; issue 16:
+// were replaced just before, and the stores replace a file per write (conformance/lib/scratch-dir.ts;
 // npm run bench -- test-time 110.5 s with /dev/shm, 126.9 s without, back to back).
 memoryScratchForRun();
 
@@ -22,10 +22,10 @@ memoryScratchForRun();
 const timing = ['reference/test/sign-in-timing.test.ts', 'reference/test/domain-timing.test.ts'];
 // Files that replace a module (vi.mock): each runs in a fresh module graph of its own, as the timing files do. Every
 // other file shares its worker's loaded modules with the files before it (isolate: false), which saves loading the reference and the
-// kit again for each of ~60 files (issue 16); reference/test/vitest-config.test.ts keeps this list whole.
+// kit again for each of ~60 files; reference/test/vitest-config.test.ts keeps this list whole.
 export const moduleMocks = ['reference/test/pairing.test.ts'];
 
-// The longest files, longest first (issue 16): they start before everything else, so the run does not end with one
+// The longest files, longest first: they start before everything else, so the run does not end with one
 // of them alone on a core. Vitest orders by the last run's durations when it has them, and by file size on a fresh
 // clone (CI), where these small files that run whole suites and models would start last. Only the order depends on
 // this list; a file missing from it still runs.
@@ -66,7 +66,7 @@ export default defineConfig({
     sequence: { sequencer: SlowFirst },
     // One test file more than there are cores (vitest's own default leaves one core free: a single worker on a
     // 2-core machine). Many files spend their time waiting on servers, browsers and CLIs they start as children,
-    // which leaves a core idle while only one file per core runs (issue 16: `npm test` under 2 minutes on 2 cores).
+    // which leaves a core idle while only one file per core runs (the goal: `npm test` under 2 minutes on 2 cores).
     // Quiet 2-core machine: the tests and module-mocks projects took 125 s with 3 workers and 125 s with 4; the whole
     // unit phase with 2 took 139 s, of which the timing project is about 5 s.
     maxWorkers: availableParallelism() + 1,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The kit's one command (issue 10): `site-mcp serve | init | conformance | merge-reports | prove-checks | official-suite`, each the program of this
+// The kit's one command: `site-mcp serve | init | conformance | merge-reports | prove-checks | official-suite`, each the program of this
 // package with the same flags, run through tsx (a dependency of the package, so an installed tarball needs no
 // build step and no dev-only path). Exit codes: 0 all passed, 1 a check failed, 2 a usage or prerequisite error.
 import { fileURLToPath } from 'node:url';

@@ -85,7 +85,7 @@ Feature: Authentication at the MCP endpoint
 
   @rule:sign-in-known-address-admitted
   Scenario: Failures from elsewhere do not lock the owner out at an address they signed in from before
-    # Someone who knows the owner's email must not lock the owner out of the app (issue 33 finding 8).
+    # Someone who knows the owner's email must not lock the owner out of the app.
     Given the target adopts the decision "sign-in-known-address-admitted"
     When "olive" signs in to the app from an address of their own
     And someone fails to sign in as "olive" as often as the account limit allows, each time from another address

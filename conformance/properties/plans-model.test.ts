@@ -1,4 +1,4 @@
-// Model-based test of the reviewed rail over HTTP (issues 4 and 9): random interleavings of prepare (a site
+// Model-based test of the reviewed rail over HTTP: random interleavings of prepare (a site
 // publish, a product publish or a document send), approve or decline (by the owner or an editor), edits of the
 // draft, the product and the document (the latter two in the app, through the fixtures protocol), clock
 // advances and confirms (by the preparing or another connection of the same owner) run against the server and
