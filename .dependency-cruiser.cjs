@@ -44,22 +44,22 @@ module.exports = {
     {
       name: 'no-import-up-the-layers',
       severity: 'error',
-      comment: 'The reference in layers, lowest first: store/ (documents and files), domain/ (the rules), tools/ (one handler' +
+      comment: 'The reference in layers, lowest first: infra/ (the store, fetching, capture, dns, images, the clock), domain/ (the rules), tools/ (one handler' +
         ' per tool), then the edges that serve them (mcp/, http/, web/, oauth/) and the composition root (app.ts, main.ts,' +
         ' services.ts). A layer imports only from below it; an edge takes what it needs from the domain, never from a tool.',
-      from: { path: '^reference/(store|domain|tools)/' },
+      from: { path: '^reference/(infra|domain|tools)/' },
       to: { path: '^reference/(mcp|http|web|oauth|testing)/|^reference/(app|main|services|seed)\\.ts$' },
     },
     {
       name: 'no-import-up-the-layers',
       severity: 'error',
-      from: { path: '^reference/(store|domain)/' },
+      from: { path: '^reference/(infra|domain)/' },
       to: { path: '^reference/tools/' },
     },
     {
       name: 'no-import-up-the-layers',
       severity: 'error',
-      from: { path: '^reference/store/' },
+      from: { path: '^reference/infra/' },
       to: { path: '^reference/domain/' },
     },
     {

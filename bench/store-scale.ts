@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FixturesClient } from '../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../conformance/lib/mcp-client.js';
-import { Store } from '../reference/store/store.js';
+import { Store } from '../reference/infra/store/store.js';
 import { buildWorld, type WorldRequest } from '../reference/testing/world.js';
 import { processCpu } from './lib/proc.js';
 import { benchArgs } from './lib/args.js';

@@ -61,7 +61,7 @@ const blindSpots = new Map(
 const { startBroken } = await import('./broken/start.js');
 // One visual-capture engine for every broken server of this run: each server launching a Chromium of its own for
 // its migration scenarios would pay for a launch each time. Captures are independent
-// (each carries its migration's own network; nothing of a page stays for the next, reference/domain/capture.ts).
+// (each carries its migration's own network; nothing of a page stays for the next, reference/infra/capture.ts).
 const { captureEngine } = await import('../reference/services.js');
 const capture = captureEngine({ chromium: undefined }) ?? undefined;
 const all = Object.keys(BROKEN);

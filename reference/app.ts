@@ -19,9 +19,9 @@ import { pairingRouter } from './http/pairing.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './oauth/interactions.js';
 import { oauthOnFirstUse, type OAuthPort } from './oauth/identity.js';
-import { Store, type StoreHooks } from './store/store.js';
-import { ActivityLog } from './store/activity.js';
-import { DiskAssetFiles, sweepAssetFiles } from './store/asset-files.js';
+import { Store, type StoreHooks } from './infra/store/store.js';
+import { ActivityLog } from './infra/store/activity.js';
+import { DiskAssetFiles, sweepAssetFiles } from './infra/store/asset-files.js';
 import { SlidingWindowLimiter } from './domain/rate-limit.js';
 import { CaptureQueue } from './domain/capture-queue.js';
 import { Pairings } from './domain/pairing.js';
@@ -74,7 +74,7 @@ export interface Composition {
   handlers?(handlers: HandlerTable): HandlerTable;
   /** Changes the call path (mcp/pipeline.ts CALL_STEPS): a step left out, replaced or added. */
   callSteps?(steps: readonly CallStep[]): readonly CallStep[];
-  /** Decorates the store (store/store.ts) before anything uses it. */
+  /** Decorates the store (infra/store/store.ts) before anything uses it. */
   store?(store: Store): Store;
   /** Seams of the store's commits (test mode: the fixtures protocol's fail-next-write). */
   storeHooks?: StoreHooks;
@@ -207,7 +207,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
 
 /**
  * Copies of imported assets that no committed site names (an import that failed after its fetches): removed at
- * start, while nothing can be between its fetches and its commit (store/asset-files.ts; reference/store/README.md).
+ * start, while nothing can be between its fetches and its commit (infra/store/asset-files.ts; reference/infra/store/README.md).
  * A sweep that fails leaves the files for the next start; it never stops the server.
  */
 async function sweepUnnamedAssetFiles(dataDir: string): Promise<void> {

@@ -6,8 +6,8 @@ import { indexConnection } from './domain/authenticate.js';
 import { createConnection } from './domain/connections.js';
 import { addPage, newSite, recordChange, starterPages } from './domain/site.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from './domain/workspace.js';
-import type { Clock } from './domain/clock.js';
-import type { Store } from './store/store.js';
+import type { Clock } from './infra/clock.js';
+import type { Store } from './infra/store/store.js';
 
 export async function seedDemo(ports: { readonly store: Store; readonly clock: Clock }) {
   const now = new Date();

@@ -3,16 +3,16 @@
 // starts: test mode (reference/testing/) decorates them with the fixtures protocol's seams, a test passes fakes.
 // No spec parsing here: the limits spec/limits.json gives come from the composition (app.ts, from runtime.ts).
 import type { Limits } from '../spec/index.js';
-import { systemClock, type Clock } from './domain/clock.js';
-import { DnsClient } from './domain/dns.js';
-import { svgBrandProvider, type ImageProvider } from './domain/image-provider.js';
-import type { Network } from './domain/safe-fetch.js';
+import { systemClock, type Clock } from './infra/clock.js';
+import { DnsClient } from './infra/dns.js';
+import { svgBrandProvider, type ImageProvider } from './infra/image-provider.js';
+import type { Network } from './infra/safe-fetch.js';
 import { existsSync } from 'node:fs';
-import { chromiumCapture, type CaptureEngine } from './domain/capture.js';
+import { chromiumCapture, type CaptureEngine } from './infra/capture.js';
 
 
 export interface Services {
-  /** Time per workspace (domain/clock.ts). */
+  /** Time per workspace (infra/clock.ts). */
   clock: Clock;
   /** Imports' asset fetches, migrations' checks and crawls (rules import-site-assets-revalidated, migrate-ssrf-hardened). */
   net: Network;
@@ -23,7 +23,7 @@ export interface Services {
   /** spec/limits.json, with the overrides a Config may carry. */
   limits: Limits;
   /**
-   * migrate_site_from_url's visual capture (domain/capture.ts), or null when this server has no browser: every
+   * migrate_site_from_url's visual capture (infra/capture.ts), or null when this server has no browser: every
    * migration then takes the typed path and says so (rule migrate-capture-then-typed).
    */
   capture: CaptureEngine | null;

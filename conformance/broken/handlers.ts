@@ -13,7 +13,7 @@ import { handlers } from '../../reference/tools/index.js';
 import { defineTool, type ContextOf, type HandlerOf, type HandlerTable, type ToolContext } from '../../reference/tools/types.js';
 import { checkSiteLimit } from '../../reference/domain/workspace.js';
 import { loadTools } from '../../spec/index.js';
-import { httpTransport, systemResolve } from '../../reference/domain/safe-fetch.js';
+import { httpTransport, systemResolve } from '../../reference/infra/safe-fetch.js';
 
 /** publish-site-fails-closed: publish_site puts the draft live at once, with no review. */
 export const publishWithoutReview = defineTool('publish_site', (ctx) =>

@@ -17,7 +17,7 @@ import type { Composition, RouterPorts } from '../../reference/app.js';
 import type { CallStep } from '../../reference/mcp/pipeline.js';
 import type { Limits } from '../../reference/catalogue.js';
 import type { Services } from '../../reference/services.js';
-import type { Store } from '../../reference/store/store.js';
+import type { Store } from '../../reference/infra/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
 import type Router from '@koa/router';

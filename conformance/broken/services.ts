@@ -2,11 +2,11 @@
 // breaking one rule the way a server without that care would. A decoration replaces a few methods and lets the
 // service itself run every other one.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DnsClient } from '../../reference/domain/dns.js';
+import type { DnsClient } from '../../reference/infra/dns.js';
 import type { WorkspaceDoc } from '../../reference/domain/model.js';
-import { httpTransport } from '../../reference/domain/safe-fetch.js';
-import type { Network } from '../../reference/domain/safe-fetch.js';
-import type { Store, Transaction } from '../../reference/store/store.js';
+import { httpTransport } from '../../reference/infra/safe-fetch.js';
+import type { Network } from '../../reference/infra/safe-fetch.js';
+import type { Store, Transaction } from '../../reference/infra/store/store.js';
 
 /** `target` with the methods of `replaced`; every other method runs on the target itself (its private fields stay reachable). */
 function decorate<T extends object>(target: T, replaced: Partial<T>): T {

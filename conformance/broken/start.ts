@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startServer } from '../../reference/app.js';
 import { testMode } from '../../reference/testing/index.js';
-import type { CaptureEngine } from '../../reference/domain/capture.js';
+import type { CaptureEngine } from '../../reference/infra/capture.js';
 import type { Composition } from '../../reference/app.js';
 import { scratchDir } from '../lib/scratch-dir.js';
 import { startVariantProxy } from '../variants/variant-proxy.js';

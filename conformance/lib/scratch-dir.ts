@@ -1,7 +1,7 @@
 // Where throwaway stores go: the data directories of the servers the kit and the tests start and remove again, in
 // memory (/dev/shm, a tmpfs) when the machine has a usable one, else the OS temporary directory.
 //
-// Why: the store writes every document atomically (reference/store/durable-file.ts: a new temporary file, fsync,
+// Why: the store writes every document atomically (reference/infra/store/durable-file.ts: a new temporary file, fsync,
 // rename over the old one), so each write makes an inode and frees one. On an ext4 without a journal, as this
 // project's 2-core machine's root (/proc/fs/jbd2 lists no device), a new inode skips every one freed in the last
 // minute, or six while its inode-table block is dirty (ext4's recently_deleted), so a file creation costs more the

@@ -8,7 +8,7 @@ import { CALL_STEPS } from '../../reference/mcp/pipeline.js';
 import { ruleIds } from '../../spec/index.js';
 import { BROKEN } from '../broken/index.js';
 import { startBroken } from '../broken/start.js';
-import type { CaptureEngine } from '../../reference/domain/capture.js';
+import type { CaptureEngine } from '../../reference/infra/capture.js';
 import { rulesNamedInSuite } from '../lib/report.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));

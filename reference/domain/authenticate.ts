@@ -1,7 +1,7 @@
 // Bearer authentication at the MCP edge (§4.1, §5.2): the presented token is hashed and looked up; the
 // plaintext is never stored or compared. A revoked connection, or a token of any other kind (e.g. a
 // read-only delivery token), is not a connection and authenticates nothing.
-import type { Store, Transaction } from '../store/store.js';
+import type { Store, Transaction } from '../infra/store/store.js';
 import type { Connection } from './model.js';
 import { hashToken, TOKEN_PREFIX } from './tokens.js';
 import { entryOf } from './model.js';

@@ -3,16 +3,16 @@
 // worker captures them later, one page at a time: a page still as the migration left it gets its captured regions
 // (the typed sections stay, hidden, as on a page captured during the migration); a page edited since stays typed.
 // Its images go through the import's asset pipeline (fetchAssets). Status shows in list_pages (page.capture).
-import type { Clock } from './clock.js';
-import { CaptureUnavailableError, type CaptureEngine } from './capture.js';
+import type { Clock } from '../infra/clock.js';
+import { CaptureUnavailableError, type CaptureEngine } from '../infra/capture.js';
 import { CapturedAssets, capturedSections, slugOfPath } from './captured-page.js';
 import { fetchAssets } from './import-merge.js';
-import { AssetBatch, type AssetFiles } from '../store/asset-files.js';
+import { AssetBatch, type AssetFiles } from '../infra/store/asset-files.js';
 import { overStorageQuota, storageUsed, type StorageLimits } from './workspace.js';
 import { toSection } from './portable-site.js';
 import { recordChange } from './site.js';
-import type { Network } from './safe-fetch.js';
-import type { Store } from '../store/store.js';
+import type { Network } from '../infra/safe-fetch.js';
+import type { Store } from '../infra/store/store.js';
 
 /** A page whose capture failed this many times stays typed. */
 const MAX_ATTEMPTS = 3;

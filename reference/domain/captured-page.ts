@@ -5,7 +5,7 @@
 // the migrated site becomes a path of its migrated page); images name an asset of the snapshot, so they go
 // through the import's asset pipeline (fetchAssets: SSRF-hardened, capped, image types only).
 import type { Captured } from '../../generated/schemas/section-content.js';
-import type { PageCapture } from './capture.js';
+import type { PageCapture } from '../infra/capture.js';
 import type { PortablePage, PortableSite } from './portable-site.js';
 
 // One box as spec/schemas/section-content.schema.json's `captured` section holds it.

@@ -4,12 +4,12 @@
 // (rule company-creation-atomic): the company is created through the anchor's transaction.
 import { createHash } from 'node:crypto';
 import type { WorkspaceDoc } from './model.js';
-import type { Store, Transaction } from '../store/store.js';
+import type { Store, Transaction } from '../infra/store/store.js';
 import { newWorkspaceDoc } from './workspace.js';
 
 /**
  * The company a plan creates has an id derived from the plan, so a confirmation is idempotent: the new company
- * and the anchor's plan marked redeemed are one commit of the store (reference/store/journal.ts: all of it or
+ * and the anchor's plan marked redeemed are one commit of the store (reference/infra/store/journal.ts: all of it or
  * none, across a crash; rule company-creation-atomic), and a confirmation retried after a crash that cut off its
  * answer finds the company already there and completes, never creating a second one (rule create-company-once).
  */

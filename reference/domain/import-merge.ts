@@ -7,13 +7,13 @@ import { newId } from './ids.js';
 import type { Connection, Site, WorkspaceDoc } from './model.js';
 import { newSite, recordChange } from './site.js';
 import { isContentNode, validateSectionContent } from './section-content.js';
-import { safeFetch, UnsafeUrlError } from './safe-fetch.js';
+import { safeFetch, UnsafeUrlError } from '../infra/safe-fetch.js';
 import { toPage, toSection, sectionKeyOf, type PortablePage, type PortableSite } from './portable-site.js';
 import { checkCreatorOwnsWorkspace, checkMergeTarget } from './authorize.js';
 import { checkSiteLimit, checkStorageQuota, storageUsed, type SiteLimits, type StorageLimits } from './workspace.js';
-import type { Network } from './safe-fetch.js';
-import type { Store } from '../store/store.js';
-import { AssetBatch, type AssetFiles } from '../store/asset-files.js';
+import type { Network } from '../infra/safe-fetch.js';
+import type { Store } from '../infra/store/store.js';
+import { AssetBatch, type AssetFiles } from '../infra/store/asset-files.js';
 
 const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
 

@@ -1,6 +1,6 @@
 // The stored records of the reference server. One WorkspaceDoc per workspace (company) is the unit of
 // transactions: every business operation reads and writes one of them. The store keeps it as one document per
-// site plus one for the rest (reference/store/README.md) and writes only what an operation changed, so the cost
+// site plus one for the rest (reference/infra/store/README.md) and writes only what an operation changed, so the cost
 // of a write grows neither with the number of workspaces nor with the number of websites in one.
 import type { PlanKind, Role } from './vocabulary.js';
 import type { SectionType } from '../../generated/schemas/section-content.js';

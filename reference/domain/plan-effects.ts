@@ -9,7 +9,7 @@ import { newId } from './ids.js';
 import type { Connection, Plan, Site, WorkspaceDoc } from './model.js';
 import type { PlanKind } from './vocabulary.js';
 import { companyFacts, createCompany } from './company.js';
-import type { Store, Transaction } from '../store/store.js';
+import type { Store, Transaction } from '../infra/store/store.js';
 import type { ConfirmPendingActionOutput } from '../../generated/tools/confirm_pending_action.js';
 
 /** A product or document of the site by its id, or the one not-found answer for a record. */

@@ -13,7 +13,7 @@ export type PortableSection = PortablePage['sections'][number];
 
 /**
  * PortableSiteV1 of the draft (never the published snapshot): rules export-site-whole-draft, portable-site-*. An
- * asset this server keeps is named by a path of its own (store/asset-files.ts), made absolute against `baseUrl`,
+ * asset this server keeps is named by a path of its own (infra/store/asset-files.ts), made absolute against `baseUrl`,
  * the server's public address (rule portable-site-assets-carried: referenced by a URL that serves it).
  */
 export function toPortableSite(site: Site, now: Date, baseUrl: string) {

@@ -1,7 +1,7 @@
 // A new, empty workspace document: the one place its shape is spelled out. The world builder (test mode), the
 // demo seed and company creation pass only what differs; the first two add users and sites with the helpers below.
 import type { UserRecord, WorkspaceDoc } from './model.js';
-import type { DirectoryKind } from '../store/store.js';
+import type { DirectoryKind } from '../infra/store/store.js';
 import { newId } from './ids.js';
 import { hashPassword } from './passwords.js';
 import { DomainError } from './errors.js';

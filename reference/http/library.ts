@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from 'koa';
-import { ASSET_TYPES, type DiskAssetFiles } from '../store/asset-files.js';
+import { ASSET_TYPES, type DiskAssetFiles } from '../infra/store/asset-files.js';
 
 /**
  * Headers of every file a site keeps and this origin serves (rule served-files-no-forms-no-framing): an SVG runs no
@@ -34,7 +34,7 @@ export function libraryHandler(libraryDir: string) {
 }
 
 /**
- * Serves the copies of imported assets (store/asset-files.ts; rules import-site-assets-revalidated,
+ * Serves the copies of imported assets (infra/store/asset-files.ts; rules import-site-assets-revalidated,
  * portable-site-assets-carried) with the type their name says; an imported SVG can run nothing, post no form and be
  * framed by no site (same headers as the library's) and a non-image asset is a download, never a page of this origin.
  */

@@ -4,7 +4,7 @@
 // unknown page. All text is escaped by the template: content is plain text by schema, and escaping is the second
 // wall.
 import type { Context } from 'koa';
-import type { Store } from '../store/store.js';
+import type { Store } from '../infra/store/store.js';
 import { entryOf } from '../domain/model.js';
 import { renderNotPublished, renderSitePage } from '../web/site-view.js';
 

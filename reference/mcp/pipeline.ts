@@ -6,10 +6,10 @@
 import { DomainError } from '../domain/errors.js';
 import { checkRole, checkScopes, checkWorkspaceGates, resolveTarget } from '../domain/authorize.js';
 import { rateLimited, type SlidingWindowLimiter } from '../domain/rate-limit.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../infra/clock.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
-import type { ActivityEntry, ActivityLog } from '../store/activity.js';
-import type { Store } from '../store/store.js';
+import type { ActivityEntry, ActivityLog } from '../infra/store/activity.js';
+import type { Store } from '../infra/store/store.js';
 import type { Catalogue, CatalogueEntry, Limits } from '../catalogue.js';
 import { handlerFor } from '../tools/index.js';
 import type { HandlerTable, ToolContext, ToolPorts } from '../tools/types.js';

@@ -20,8 +20,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { fsyncDirectory, writeFileDurably } from '../store/durable-file.js';
-import { KeyedMutex } from '../store/mutex.js';
+import { fsyncDirectory, writeFileDurably } from '../infra/store/durable-file.js';
+import { KeyedMutex } from '../infra/store/mutex.js';
 
 interface Stored {
   id: string;

@@ -5,7 +5,7 @@
 // recorded binding the token authenticates nothing.
 import { createHash, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
-import type { Store } from '../store/store.js';
+import type { Store } from '../infra/store/store.js';
 import type { AuthenticatedConnection } from '../domain/authenticate.js';
 import type { IdentityProvider } from './provider.js';
 import { entryOf } from '../domain/model.js';

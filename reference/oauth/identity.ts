@@ -2,7 +2,7 @@
 // made together on first use (the provider reads or makes its keys and opens its state on disk) and kept.
 import type { Limits } from '../../spec/index.js';
 import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
-import type { Network } from '../domain/safe-fetch.js';
+import type { Network } from '../infra/safe-fetch.js';
 import { OAuthEdge } from './edge.js';
 import { createIdentityProvider, type IdentityProvider } from './provider.js';
 

@@ -16,9 +16,9 @@ import { checkedForm, formOf, sessionOf, signedIn } from '../web/session.js';
 import { OAuthEdge } from './edge.js';
 import type { OAuthPort } from './identity.js';
 import type { IdentityProvider } from './provider.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../infra/clock.js';
 import type { Sessions } from '../http/app/sessions.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../infra/store/store.js';
 
 type Provider = IdentityProvider['provider'];
 

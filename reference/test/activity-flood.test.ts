@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../mcp/pipeline.js';
-import { ActivityLog, type ActivityEntry } from '../store/activity.js';
+import { ActivityLog, type ActivityEntry } from '../infra/store/activity.js';
 import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 
 let test: TestServer;

@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, open, readdir, readFile, readlink, rm, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ActivityLog, type ActivityEntry, type ActivityFs, type DayFileHandle } from '../store/activity.js';
-import { fsyncDirectory } from '../store/durable-file.js';
+import { ActivityLog, type ActivityEntry, type ActivityFs, type DayFileHandle } from '../infra/store/activity.js';
+import { fsyncDirectory } from '../infra/store/durable-file.js';
 import { ownerWithConnection, startTestServer } from './harness.js';
 
 let dir: string;

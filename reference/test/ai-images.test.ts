@@ -1,7 +1,7 @@
 // generate_image against an injected provider, in-process: no provider call without credits or consent, and a
 // failed delivery costs nothing (rules generate-image-credits-before-provider, generate-image-charged-after-delivery).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svgBrandProvider, type ImageProvider } from '../domain/image-provider.js';
+import { svgBrandProvider, type ImageProvider } from '../infra/image-provider.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 

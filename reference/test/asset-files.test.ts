@@ -1,4 +1,4 @@
-// The files of imported assets (reference/store/asset-files.ts; rules import-site-assets-revalidated,
+// The files of imported assets (reference/infra/store/asset-files.ts; rules import-site-assets-revalidated,
 // portable-site-assets-carried): named by their content, with the extension of a kept image type or `bin`, written
 // once however often the same bytes are kept, and read back only by a name of that form; swept at server start when
 // no stored document names them (an import that failed after its fetches).
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../app.js';
-import { DiskAssetFiles, extensionOf, sweepAssetFiles } from '../store/asset-files.js';
+import { DiskAssetFiles, extensionOf, sweepAssetFiles } from '../infra/store/asset-files.js';
 import { testMode } from '../testing/index.js';
 import { FIXTURES_SECRET, ownerWithConnection, startTestServer } from './harness.js';
 

@@ -3,10 +3,10 @@
 // capture-bytes-bounded), and the capture browser serves workspaces in turn with a bounded wait, so one tenant's
 // slow pages cannot hold another's migration (rule capture-fair-between-workspaces). One capture browser at a time.
 import { afterEach, describe, expect, it } from 'vitest';
-import { CaptureBusyError, chromiumCapture, type CaptureEngine, type CaptureRequest } from '../domain/capture.js';
-import { UnsafeUrlError } from '../domain/safe-fetch.js';
+import { CaptureBusyError, chromiumCapture, type CaptureEngine, type CaptureRequest } from '../infra/capture.js';
+import { UnsafeUrlError } from '../infra/safe-fetch.js';
 import { loadLimits } from '../../spec/index.js';
-import type { Network } from '../domain/safe-fetch.js';
+import type { Network } from '../infra/safe-fetch.js';
 import { TEST_CHROMIUM } from './chromium.js';
 import { startTestServer } from './harness.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';

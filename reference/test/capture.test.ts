@@ -17,9 +17,9 @@ import { startTestServer, type TestServer } from './harness.js';
 import { launchChromium, REPORTS, TEST_CHROMIUM } from './chromium.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import { startTestWebsite, TEST_WEBSITE, type TestWebsite } from '../../conformance/lib/test-website.js';
-import { CaptureUnavailableError, chromiumCapture } from '../domain/capture.js';
+import { CaptureUnavailableError, chromiumCapture } from '../infra/capture.js';
 import type { Site } from '../domain/model.js';
-import type { Network } from '../domain/safe-fetch.js';
+import type { Network } from '../infra/safe-fetch.js';
 
 const HOST = 'bakery.example';
 const SITE = `https://${HOST}`;

@@ -4,16 +4,16 @@
 // loopback server reached through the real safeFetch (fetch-allowlist); the delay is measured as how late other
 // requests to the server and a timer in this process come back while the migration runs, as a ratio against the
 // same migration with the normal robots.txt, never as an absolute time. The matcher that makes it so
-// (domain/robots-txt.ts) answers as robots-parser does, and the crawler reads robots.txt and addresses up to the
+// (infra/robots-txt.ts) answers as robots-parser does, and the crawler reads robots.txt and addresses up to the
 // caps of spec/limits.json crawl.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import robotsParserModule from 'robots-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLimits } from '../../spec/index.js';
-import { crawl } from '../domain/crawler.js';
-import { parseRobotsTxt } from '../domain/robots-txt.js';
-import type { Network } from '../domain/safe-fetch.js';
+import { crawl } from '../infra/crawler.js';
+import { parseRobotsTxt } from '../infra/robots-txt.js';
+import type { Network } from '../infra/safe-fetch.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
@@ -133,7 +133,7 @@ describe('a hostile robots.txt (rule migrate-crawl-work-bounded)', () => {
   }, 60_000);
 });
 
-describe('robots.txt rules (domain/robots-txt.ts)', () => {
+describe('robots.txt rules (infra/robots-txt.ts)', () => {
   const UA = 'site-mcp-migrate';
   const ORIGIN = 'https://rosa.example';
   /** Our answer and robots-parser's (undefined, another origin, never happens here: allowed). */

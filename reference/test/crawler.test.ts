@@ -1,7 +1,7 @@
 // The migration converter keeps text, headings, links and images and drops everything executable
 // (rule migrate-no-source-scripts), producing content that passes the section schemas.
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../domain/crawler.js';
+import { extractPage } from '../infra/crawler.js';
 import { toTypedPage } from '../tools/migrate-site.js';
 import { validateSectionContent } from '../domain/section-content.js';
 

@@ -1,8 +1,8 @@
-// FairQueue (reference/domain/fair-queue.ts, rule capture-fair-between-workspaces): one task at a time, the waiting
+// FairQueue (reference/infra/fair-queue.ts, rule capture-fair-between-workspaces): one task at a time, the waiting
 // tenant served least recently first, and a task that waited past its waitMs dropped unstarted. The capture engine
 // that uses it is checked in capture-limits.test.ts.
 import { describe, expect, it } from 'vitest';
-import { FairQueue, QueueWaitError } from '../domain/fair-queue.js';
+import { FairQueue, QueueWaitError } from '../infra/fair-queue.js';
 
 describe('FairQueue (rule capture-fair-between-workspaces)', () => {
   it('rule:capture-fair-between-workspaces — FairQueue takes tenants in turn and runs one task at a time', async () => {

@@ -5,7 +5,7 @@
 // own loopback website (conformance/lib/test-website.ts), and a recording transport for the redirect case.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAssets } from '../domain/import-merge.js';
-import { safeFetch, UnsafeUrlError, type SafeFetchOptions } from '../domain/safe-fetch.js';
+import { safeFetch, UnsafeUrlError, type SafeFetchOptions } from '../infra/safe-fetch.js';
 import { kitAsset, startTestWebsite, TEST_WEBSITE_CERTIFICATE, type TestWebsite } from '../../conformance/lib/test-website.js';
 import { FIXTURES_SECRET, startTestServer, type TestServer } from './harness.js';
 

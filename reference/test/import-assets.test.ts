@@ -13,11 +13,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAssets, importSnapshot, type ImportServices } from '../domain/import-merge.js';
 import type { PortableSite } from '../domain/portable-site.js';
-import type { TransportOptions } from '../domain/safe-fetch.js';
+import type { TransportOptions } from '../infra/safe-fetch.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import { newSite } from '../domain/site.js';
-import type { Network } from '../domain/safe-fetch.js';
-import type { Store } from '../store/store.js';
+import type { Network } from '../infra/safe-fetch.js';
+import type { Store } from '../infra/store/store.js';
 import { asyncRefusal } from './domain-refusal.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
-import { Store } from '../store/store.js';
+import { Store } from '../infra/store/store.js';
 import { limits } from '../catalogue.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 

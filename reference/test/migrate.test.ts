@@ -3,7 +3,7 @@
 // embeds dropped, the typed fallback reported (fidelity typed, nothing awaiting capture), every count relayed, and
 // a re-sync by the typed path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Network } from '../domain/safe-fetch.js';
+import type { Network } from '../infra/safe-fetch.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 

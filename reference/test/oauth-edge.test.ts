@@ -7,7 +7,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OAuthEdge } from '../oauth/edge.js';
 import type { IdentityProvider } from '../oauth/provider.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../infra/store/store.js';
 
 const issuer = 'http://127.0.0.1:1/oidc';
 const resource = 'http://127.0.0.1:1/api/mcp';

@@ -11,7 +11,7 @@ import { fingerprint } from '../domain/site.js';
 import { asyncRefusal } from './domain-refusal.js';
 import type { Connection, Plan, Site, WorkspaceDoc } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
-import type { Store, Transaction } from '../store/store.js';
+import type { Store, Transaction } from '../infra/store/store.js';
 
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 const owner = 'usr_owner';

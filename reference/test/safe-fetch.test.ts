@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkUrl, isPublicAddress, safeFetch, UnsafeUrlError, type SafeFetchOptions } from '../domain/safe-fetch.js';
+import { checkUrl, isPublicAddress, safeFetch, UnsafeUrlError, type SafeFetchOptions } from '../infra/safe-fetch.js';
 
 const resolveTo = (map: Record<string, string[]>) => async (host: string) => map[host] ?? [];
 

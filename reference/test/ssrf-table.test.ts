@@ -3,7 +3,7 @@
 // resolve" instead of "non-public") is caught too. Names resolve through an injected resolver and redirects come
 // from an injected transport: nothing here touches the network (the real path is in safe-fetch.test.ts).
 import { describe, expect, it } from 'vitest';
-import { checkUrl, isPublicAddress, safeFetch, UnsafeUrlError, type SafeFetchOptions } from '../domain/safe-fetch.js';
+import { checkUrl, isPublicAddress, safeFetch, UnsafeUrlError, type SafeFetchOptions } from '../infra/safe-fetch.js';
 
 const PUBLIC_V4 = '93.184.216.34';
 const PUBLIC_V6 = '2606:2800:220:1::1';

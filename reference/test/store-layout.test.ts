@@ -1,4 +1,4 @@
-// The store's layout (reference/store/README.md): one document per site plus one per workspace, copy-on-write
+// The store's layout (reference/infra/store/README.md): one document per site plus one per workspace, copy-on-write
 // of the sites an operation reads, commits of several documents through an intent file (journal.ts) that make a
 // crash at any step leave all of a commit or none of it, and the conversion of a data directory of the old
 // one-document-per-workspace layout. Crashes are injected through the store's seam (StoreHooks.beforeFileWrite):
@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Store } from '../store/store.js';
+import { Store } from '../infra/store/store.js';
 import type { Site, WorkspaceDoc } from '../domain/model.js';
 import { newWorkspaceDoc } from '../domain/workspace.js';
 import { newSite } from '../domain/site.js';

@@ -1,13 +1,13 @@
 // Store guarantees the rest of the server relies on: all-or-nothing transactions (§7.3), one document per site
-// plus one per workspace (reference/store/README.md), commits of several files all or none across a crash,
+// plus one per workspace (reference/infra/store/README.md), commits of several files all or none across a crash,
 // atomic writes, and serialized operations per workspace.
 import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { open } from 'node:fs/promises';
-import { ActivityLog } from '../store/activity.js';
-import { Store } from '../store/store.js';
+import { ActivityLog } from '../infra/store/activity.js';
+import { Store } from '../infra/store/store.js';
 import type { WorkspaceDoc } from '../domain/model.js';
 import { newWorkspaceDoc } from '../domain/workspace.js';
 import { companyIdForPlan, createCompany } from '../domain/company.js';

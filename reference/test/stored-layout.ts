@@ -1,4 +1,4 @@
-// Reads a data directory's workspaces as the store lays them out (reference/store/README.md), for the tests
+// Reads a data directory's workspaces as the store lays them out (reference/infra/store/README.md), for the tests
 // that check what is on the disk: each workspace document joined with its site documents. Throws on a torn file.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // The test clock: time per workspace, so the fixtures protocol can move one workspace's clock (plan expiry,
 // rate-limit windows, activity retention, pairing expiry) without disturbing other tenants. The offsets live
 // here, in memory, never on a workspace record; test mode installs this clock as the server's clock service.
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../infra/clock.js';
 
 export class TestClock implements Clock {
   readonly #base: Clock;

@@ -6,10 +6,10 @@ import type { Composition } from '../app.js';
 import type { DecisionLimits } from '../catalogue.js';
 import { fixturesRouter, type TestSeams } from './fixtures.js';
 import { TestClock } from './clock.js';
-import { systemClock } from '../domain/clock.js';
+import { systemClock } from '../infra/clock.js';
 import type { HandlerTable, ToolContext } from '../tools/types.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CaptureUnavailableError } from '../domain/capture.js';
+import { CaptureUnavailableError } from '../infra/capture.js';
 
 /** `decisionLimits`: other values for the limits that are our decisions (--decision-limits: correct variants). */
 export function testMode(secret: string, { decisionLimits }: { decisionLimits?: DecisionLimits } = {}): Composition {

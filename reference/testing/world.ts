@@ -10,7 +10,7 @@ import type { SiteSpec, WorldRequest, WorldResponse } from '../../generated/sche
 import { lookupsOfNew, newUser, newWorkspaceDoc } from '../domain/workspace.js';
 import { addPage, liveAddress, newSite, recordChange, starterPages } from '../domain/site.js';
 import { isSectionType, sectionFieldNames, sectionTypes } from '../domain/section-content.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../infra/store/store.js';
 
 export type { WorldRequest, WorldResponse };
 

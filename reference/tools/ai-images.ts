@@ -6,7 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import type { ImageProvider } from '../domain/image-provider.js';
+import type { ImageProvider } from '../infra/image-provider.js';
 import { defineTool } from './types.js';
 
 function insufficient(balance: number, cost: number): DomainError {

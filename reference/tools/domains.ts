@@ -4,7 +4,7 @@
 // domain-other-site-same-as-missing). Buying, renewing, transferring and removing are absent.
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '../domain/errors.js';
-import { DNS_TARGET, type DnsClient } from '../domain/dns.js';
+import { DNS_TARGET, type DnsClient } from '../infra/dns.js';
 import type { Site } from '../domain/model.js';
 import { defineTool } from './types.js';
 

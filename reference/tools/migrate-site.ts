@@ -1,5 +1,5 @@
 // migrate_site_from_url (§4.3): crawl a live address (bounded, robots-respecting, SSRF-hardened), convert
-// the pages and create the draft in one call. A new draft first tries visual capture (domain/capture.ts, rule
+// the pages and create the draft in one call. A new draft first tries visual capture (infra/capture.ts, rule
 // migrate-capture-then-typed) for up to the allowance of pages (limits.visualCaptureAllowancePages, rule
 // migrate-capture-allowance); the pages beyond it are created typed and queued for the capture queue
 // (domain/capture-queue.ts); a page the browser fails on, or every page when this server has no browser, is typed.
@@ -7,11 +7,11 @@
 // pages took (rule migrate-fidelity-values) and the result carries every count so the caller relays it rather
 // than reporting a clean success (rule migrate-result-relayed).
 import { DomainError } from '../domain/errors.js';
-import { crawl, type CrawledPage } from '../domain/crawler.js';
-import { checkUrl, systemResolve, UnsafeUrlError } from '../domain/safe-fetch.js';
+import { crawl, type CrawledPage } from '../infra/crawler.js';
+import { checkUrl, systemResolve, UnsafeUrlError } from '../infra/safe-fetch.js';
 import { checkImportAllowed, importSnapshot } from '../domain/import-merge.js';
 import type { PortablePage, PortableSite } from '../domain/portable-site.js';
-import { CaptureBusyError, CaptureUnavailableError } from '../domain/capture.js';
+import { CaptureBusyError, CaptureUnavailableError } from '../infra/capture.js';
 import { CapturedAssets, slugOfPath, withCapture } from '../domain/captured-page.js';
 import type { CaptureQueueItem, Page } from '../domain/model.js';
 import { editorUrl } from '../domain/site.js';

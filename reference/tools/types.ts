@@ -2,14 +2,14 @@
 // after the handler by mcp/pipeline.ts, so a handler holds only the business logic of its tool.
 import type { ToolName, ToolTypes } from '../../generated/tool-map.js';
 import type { Limits } from '../../spec/index.js';
-import type { CaptureEngine } from '../domain/capture.js';
+import type { CaptureEngine } from '../infra/capture.js';
 import type { CaptureQueue } from '../domain/capture-queue.js';
-import type { DnsClient } from '../domain/dns.js';
-import type { ImageProvider } from '../domain/image-provider.js';
+import type { DnsClient } from '../infra/dns.js';
+import type { ImageProvider } from '../infra/image-provider.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
-import type { Network } from '../domain/safe-fetch.js';
-import type { AssetFiles } from '../store/asset-files.js';
-import type { Store, Transaction } from '../store/store.js';
+import type { Network } from '../infra/safe-fetch.js';
+import type { AssetFiles } from '../infra/store/asset-files.js';
+import type { Store, Transaction } from '../infra/store/store.js';
 
 /**
  * The services a handler may use, handed over by the call path from what the server was composed with: these and

@@ -22,10 +22,10 @@ import { renderSitePage } from '../../web/site-view.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Limits } from '../../../spec/index.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../infra/clock.js';
 import type { SlidingWindowLimiter } from '../../domain/rate-limit.js';
-import type { ActivityLog } from '../../store/activity.js';
-import type { Store } from '../../store/store.js';
+import type { ActivityLog } from '../../infra/store/activity.js';
+import type { Store } from '../../infra/store/store.js';
 import type { Sessions } from './sessions.js';
 
 /** What the owner called a connection, or what it is when they did not name it. */

@@ -4,7 +4,7 @@
 // that map a website id, a token hash or a user email to its workspace. A write costs what it touches: the
 // sites an operation reads are copied, and only documents whose text changed are written, so the cost of an
 // edit does not grow with the number of sites in its workspace (bench/store-scale.ts) nor of workspaces.
-// reference/store/README.md describes the layout, the commit protocol and the migration from the old layout.
+// reference/infra/store/README.md describes the layout, the commit protocol and the migration from the old layout.
 //
 // transact() gives all-or-nothing business operations (rule error-business-failure-rolls-back, §7.3):
 // - the operation mutates a draft: the workspace document parsed from its committed text, and a `sites` record
@@ -26,11 +26,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
-import type { Site, WorkspaceDoc } from '../domain/model.js';
+import type { Site, WorkspaceDoc } from '../../domain/model.js';
 import { KeyedMutex } from './mutex.js';
 import { fsyncDirectory, writeFileDurably } from './durable-file.js';
 import { Journal, type BeforeFileWrite, type Intent } from './journal.js';
-import { loadLimits } from '../../spec/index.js';
+import { loadLimits } from '../../../spec/index.js';
 
 /** The longest lookup file name kept in its reversible form (a file system allows 255 bytes; the rest is margin). */
 const MAX_READABLE_NAME = 200;
@@ -367,7 +367,7 @@ export class Store {
 
   /**
    * Opens a data directory: removes what crashes left half-made (temporary files, an unfinished migration),
-   * converts workspace files of the old one-document layout (reference/store/README.md), then replays every
+   * converts workspace files of the old one-document layout (reference/infra/store/README.md), then replays every
    * commit whose intent is durable, before anything is read. `hooks` are a seam for a composition (test mode
    * installs fail-next-write); production passes none.
    */

@@ -20,7 +20,7 @@
 // Developers settings cost does not grow with the log.
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import type { ActivityEntry as ActivityLine } from '../../generated/schemas/fixtures/fixtures.js';
+import type { ActivityEntry as ActivityLine } from '../../../generated/schemas/fixtures/fixtures.js';
 import { fsyncDirectory } from './durable-file.js';
 
 /**

@@ -1,4 +1,4 @@
-// Runs inside a page being captured (reference/domain/capture.ts reads this file as text and evaluates it with the
+// Runs inside a page being captured (reference/infra/capture.ts reads this file as text and evaluates it with the
 // page's own JavaScript off): reads the laid-out DOM as positioned boxes of text runs, links and images, grouped in
 // vertical bands, the page's top-level regions. Scripts, styles, frames, embeds and forms are skipped (rule
 // migrate-no-source-scripts); plain JavaScript, no build step.

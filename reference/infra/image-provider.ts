@@ -2,7 +2,7 @@
 // locally from the brand palette and the prompt (no network, no model). A real deployment plugs a hosted
 // provider in behind the same interface.
 import { createHash } from 'node:crypto';
-import type { Brand } from './model.js';
+import type { Brand } from '../domain/model.js';
 
 export interface ImageRequest {
   /** The workspace the image is made for (a hosted provider bills or rate-limits by it). */
