@@ -1,5 +1,5 @@
 // Mutation testing of the high-stakes modules: `npm run mutation`, or one module with
-// `npm run mutation -- --mutate reference/domain/tokens.ts`. Not part of `npm test`. Stryker works on a copy
+// `npm run mutation -- --mutate reference/auth/tokens.ts`. Not part of `npm test`. Stryker works on a copy
 // in .stryker-tmp/ and writes only its reports (reports/mutation/, gitignored) into the working tree.
 // Tests: mutation/vitest.config.ts (the reference's own tests, the features and the properties, with the reference
 // running inside the test worker so mutants are seen); how it works, results and surviving mutants: mutation/README.md.

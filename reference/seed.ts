@@ -2,7 +2,7 @@
 // domain's own constructors (the ones the tools and the test-mode world builder use), and one full-scope
 // workspace connection.
 import { randomBytes } from 'node:crypto';
-import { indexConnection } from './domain/authenticate.js';
+import { indexConnection } from './auth/authenticate.js';
 import { createConnection } from './domain/connections.js';
 import { addPage, newSite, recordChange, starterPages } from './domain/site.js';
 import { lookupsOfNew, newUser, newWorkspaceDoc } from './domain/workspace.js';

@@ -2,7 +2,7 @@
 // createConnection, so the owner-only rule has one home.
 import type { Connection, WorkspaceDoc } from './model.js';
 import { newId } from './ids.js';
-import { mintToken } from './tokens.js';
+import { mintToken } from '../auth/tokens.js';
 import { displayLabel, resolveScopes } from './scopes.js';
 import { DomainError } from './errors.js';
 import { checkOwnerOf } from './authorize.js';

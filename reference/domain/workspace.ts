@@ -3,7 +3,7 @@
 import type { UserRecord, WorkspaceDoc } from './model.js';
 import type { DirectoryKind } from '../infra/store/store.js';
 import { newId } from './ids.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from '../auth/passwords.js';
 import { DomainError } from './errors.js';
 
 type Required = 'companyName' | 'plan' | 'ownerUserId';

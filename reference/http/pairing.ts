@@ -15,7 +15,7 @@ import { DomainError } from '../domain/errors.js';
 import { answerError, HTTP_STATUS } from './errors.js';
 import { rateLimited } from '../domain/rate-limit.js';
 import { clientAddress } from './app/client-address.js';
-import { indexConnection } from '../domain/authenticate.js';
+import { indexConnection } from '../auth/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { toPortableSite } from '../domain/portable-site.js';
 import { appSecurityHeaders, message, render } from '../web/render.js';

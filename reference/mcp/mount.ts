@@ -16,9 +16,9 @@
 // Node wrapper would convert each request and response through Hono.
 import type { Context } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticateBearer } from '../domain/authenticate.js';
+import { authenticateBearer } from '../auth/authenticate.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
-import type { OAuthPort } from '../oauth/identity.js';
+import type { OAuthPort } from '../auth/oauth-identity.js';
 import { buildMcpServer } from './server.js';
 import { readJsonBody } from '../http/body.js';
 import { DomainError } from '../domain/errors.js';

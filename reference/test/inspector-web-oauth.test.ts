@@ -314,7 +314,7 @@ describe('OAuth 2.1 with the MCP Inspector web UI', () => {
     // Stands in for the hour after which the access token expires (its lifetime; the server's clock is the
     // system's): the Inspector's stored access token is replaced by one the server refuses, so its next
     // connection answers 401 and the Inspector must use its refresh token. That token, the grant and the client's
-    // registration are the identity provider's state from before the restart (reference/oauth/adapter.ts).
+    // registration are the identity provider's state from before the restart (reference/auth/oauth-adapter.ts).
     const expired = await replaceStoredAccessTokens('expired-for-the-test');
     expect(expired, 'the Inspector keeps its tokens in the secrets file of its home').toBeGreaterThan(0);
     await reconnect();

@@ -5,8 +5,8 @@
 // the edge makes. The whole OAuth path with the real store runs in oauth-sdk-client.test.ts and oauth.test.ts.
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OAuthEdge } from '../oauth/edge.js';
-import type { IdentityProvider } from '../oauth/provider.js';
+import { OAuthEdge } from '../auth/oauth-edge.js';
+import type { IdentityProvider } from '../auth/oauth-provider.js';
 import type { Store } from '../infra/store/store.js';
 
 const issuer = 'http://127.0.0.1:1/oidc';

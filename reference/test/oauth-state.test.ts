@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdapterPayload } from 'oidc-provider';
 import { limits } from '../catalogue.js';
-import { openOidcState } from '../oauth/adapter.js';
+import { openOidcState } from '../auth/oauth-adapter.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 
 const registration = limits.oauthRegistration;

@@ -1,9 +1,9 @@
-// API tokens as the reference mints them (§2.1; reference/domain/tokens.ts). The features check a token black-box
+// API tokens as the reference mints them (§2.1; reference/auth/tokens.ts). The features check a token black-box
 // (prefix, shown once, never readable again); these pin what is stored: the SHA-256 hex of the plaintext, and a
 // display prefix long enough to tell two tokens apart in Developers settings.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashToken, mintToken, TOKEN_PREFIX } from '../domain/tokens.js';
+import { hashToken, mintToken, TOKEN_PREFIX } from '../auth/tokens.js';
 
 describe('mintToken rule:token-live-prefix rule:token-hash-only-stored', () => {
   it('a token is smcp_live_ and 32 random bytes; only its SHA-256 hex and a short prefix are kept', () => {

@@ -10,7 +10,7 @@ import type * as F from '../../generated/schemas/fixtures/fixtures.js';
 import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { connectionView, createConnection } from '../domain/connections.js';
-import { indexConnection } from '../domain/authenticate.js';
+import { indexConnection } from '../auth/authenticate.js';
 import { buildWorld } from './world.js';
 import { fingerprint } from '../domain/site.js';
 import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
@@ -31,7 +31,7 @@ import { readJsonBody } from '../http/body.js';
 import { answerError } from '../http/errors.js';
 import { entryOf } from '../domain/model.js';
 import { consentAsOwner } from './oauth-consent.js';
-import { hashPassword } from '../domain/passwords.js';
+import { hashPassword } from '../auth/passwords.js';
 
 const SCHEMA = 'https://site-mcp.invalid/spec/schemas/fixtures/fixtures.schema.json';
 

@@ -3,17 +3,17 @@
 // their activity). Pages are templates of reference/web/views; session and CSRF are the middleware of
 // reference/web/session.ts.
 import Router from '@koa/router';
-import { verifySignInPassword } from '../../domain/passwords.js';
+import { verifySignInPassword } from '../../auth/passwords.js';
 import { decidePlan, collectExpiredPlans } from '../../domain/plans.js';
 import { connectionView, createConnection } from '../../domain/connections.js';
-import { indexConnection } from '../../domain/authenticate.js';
+import { indexConnection } from '../../auth/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
 import { DomainError } from '../../domain/errors.js';
 import { HTTP_STATUS } from '../errors.js';
 import { authorizeRevoke, mayDecidePlan, mayViewPlan } from '../../domain/authorize.js';
 import { appSecurityHeaders, message, render } from '../../web/render.js';
 import { checkedForm, formOf, readForm, safeNext, sessionOf, signedIn } from '../../web/session.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInThrottle } from '../../auth/sign-in-throttle.js';
 import { clientAddress } from './client-address.js';
 import { entryOf, type Connection, type Site, type WorkspaceDoc } from '../../domain/model.js';
 import { planReview } from '../../web/plan-review.js';

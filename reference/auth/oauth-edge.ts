@@ -6,8 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
 import type { Store } from '../infra/store/store.js';
-import type { AuthenticatedConnection } from '../domain/authenticate.js';
-import type { IdentityProvider } from './provider.js';
+import type { AuthenticatedConnection } from './authenticate.js';
+import type { IdentityProvider } from './oauth-provider.js';
 import { entryOf } from '../domain/model.js';
 
 const DELEGATION_SECONDS = 300;

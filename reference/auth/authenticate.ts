@@ -2,9 +2,9 @@
 // plaintext is never stored or compared. A revoked connection, or a token of any other kind (e.g. a
 // read-only delivery token), is not a connection and authenticates nothing.
 import type { Store, Transaction } from '../infra/store/store.js';
-import type { Connection } from './model.js';
+import type { Connection } from '../domain/model.js';
 import { hashToken, TOKEN_PREFIX } from './tokens.js';
-import { entryOf } from './model.js';
+import { entryOf } from '../domain/model.js';
 
 export interface AuthenticatedConnection {
   workspaceId: string;

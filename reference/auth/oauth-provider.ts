@@ -21,8 +21,8 @@ import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { safeFetch } from '../infra/safe-fetch.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
 import type { Network } from '../infra/safe-fetch.js';
-import { openOidcState, persistentKeys } from './adapter.js';
-import { REGISTRATION_PATH, registrationAdmission } from './registration.js';
+import { openOidcState, persistentKeys } from './oauth-adapter.js';
+import { REGISTRATION_PATH, registrationAdmission } from './oauth-registration.js';
 import type { Context } from 'koa';
 import { appSecurityHeaders, message } from '../web/render.js';
 

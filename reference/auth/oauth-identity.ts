@@ -3,8 +3,8 @@
 import type { Limits } from '../../spec/index.js';
 import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import type { Network } from '../infra/safe-fetch.js';
-import { OAuthEdge } from './edge.js';
-import { createIdentityProvider, type IdentityProvider } from './provider.js';
+import { OAuthEdge } from './oauth-edge.js';
+import { createIdentityProvider, type IdentityProvider } from './oauth-provider.js';
 
 export interface OAuthIdentity {
   idp: IdentityProvider;

@@ -6,7 +6,7 @@
 // cannot lock the owner out from where the owner signs in. An attempt is admitted, or refused before any
 // password is checked, by counting the failures already recorded plus the attempts still being checked: a
 // burst of concurrent guesses cannot all pass the check before the first failure is recorded.
-import type { SlidingWindowLimiter, Window } from '../../domain/rate-limit.js';
+import type { SlidingWindowLimiter, Window } from '../domain/rate-limit.js';
 
 export interface SignInLimits {
   perAccount: Window;
