@@ -12,12 +12,11 @@ import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { DomainError } from '../domain/errors.js';
 import { HTTP_STATUS } from '../http/errors.js';
 import { appSecurityHeaders, formTargetSource, message, render } from '../web/render.js';
-import { checkedForm, formOf, sessionOf, signedIn } from '../web/session.js';
+import { checkedForm, formOf, sessionOf, signedIn, type Sessions } from '../web/session.js';
 import { OAuthEdge } from './oauth-edge.js';
 import type { OAuthPort } from './oauth-identity.js';
 import type { IdentityProvider } from './oauth-provider.js';
 import type { Clock } from '../infra/clock.js';
-import type { Sessions } from '../http/app/sessions.js';
 import type { Store } from '../infra/store/store.js';
 
 type Provider = IdentityProvider['provider'];

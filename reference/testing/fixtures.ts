@@ -21,7 +21,7 @@ import type { Limits } from '../../spec/index.js';
 import type { Clock } from '../infra/clock.js';
 import type { DnsClient } from '../infra/dns.js';
 import type { Pairings } from '../domain/pairing.js';
-import type { Sessions } from '../http/app/sessions.js';
+import type { Sessions } from '../web/session.js';
 import type { ActivityLog } from '../infra/store/activity.js';
 import type { Store } from '../infra/store/store.js';
 import type { Network } from '../infra/safe-fetch.js';

@@ -3,7 +3,7 @@
 // reference's real pages over loopback as a user agent would: a signed-in session for the user, the
 // authorization URL, the consent form (the site picked, the scopes ticked) and the redirects, until the user
 // agent would leave for the client's redirect URI. Only URLs of this server are ever requested.
-import type { Sessions } from '../http/app/sessions.js';
+import type { Sessions } from '../web/session.js';
 import { DomainError } from '../domain/errors.js';
 import type { OAuthConsentRequest, OAuthConsentResponse } from '../../generated/schemas/fixtures/fixtures.js';
 

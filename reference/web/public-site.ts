@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import type { Store } from '../infra/store/store.js';
 import { entryOf } from '../domain/model.js';
-import { renderNotPublished, renderSitePage } from '../web/site-view.js';
+import { renderNotPublished, renderSitePage } from './site-view.js';
 
 // A published page is static text (rule public-site-security-headers): no script may run at all, images may
 // come from this origin or any https/data source, styles inline or from this origin; it cannot be framed

@@ -3,30 +3,29 @@
 // their activity). Pages are templates of reference/web/views; session and CSRF are the middleware of
 // reference/web/session.ts.
 import Router from '@koa/router';
-import { verifySignInPassword } from '../../auth/passwords.js';
-import { decidePlan, collectExpiredPlans } from '../../domain/plans.js';
-import { connectionView, createConnection } from '../../domain/connections.js';
-import { indexConnection } from '../../auth/authenticate.js';
-import { ALL_SCOPES, SCOPE_GRANTS } from '../../domain/scopes.js';
-import { DomainError } from '../../domain/errors.js';
-import { HTTP_STATUS } from '../errors.js';
-import { authorizeRevoke, mayDecidePlan, mayViewPlan } from '../../domain/authorize.js';
-import { appSecurityHeaders, message, render } from '../../web/render.js';
-import { checkedForm, formOf, readForm, safeNext, sessionOf, signedIn } from '../../web/session.js';
-import { SignInThrottle } from '../../auth/sign-in-throttle.js';
-import { clientAddress } from './client-address.js';
-import { entryOf, type Connection, type Site, type WorkspaceDoc } from '../../domain/model.js';
-import { planReview } from '../../web/plan-review.js';
-import { ago, dateTime, timeLeft } from '../../web/format.js';
-import { renderSitePage } from '../../web/site-view.js';
+import { verifySignInPassword } from '../auth/passwords.js';
+import { decidePlan, collectExpiredPlans } from '../domain/plans.js';
+import { connectionView, createConnection } from '../domain/connections.js';
+import { indexConnection } from '../auth/authenticate.js';
+import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
+import { DomainError } from '../domain/errors.js';
+import { HTTP_STATUS } from '../http/errors.js';
+import { authorizeRevoke, mayDecidePlan, mayViewPlan } from '../domain/authorize.js';
+import { appSecurityHeaders, message, render } from './render.js';
+import { checkedForm, formOf, readForm, safeNext, sessionOf, signedIn, type Sessions } from './session.js';
+import { SignInThrottle } from '../auth/sign-in-throttle.js';
+import { clientAddress } from '../http/app/client-address.js';
+import { entryOf, type Connection, type Site, type WorkspaceDoc } from '../domain/model.js';
+import { planReview } from './plan-review.js';
+import { ago, dateTime, timeLeft } from './format.js';
+import { renderSitePage } from './site-view.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Limits } from '../../../spec/index.js';
-import type { Clock } from '../../infra/clock.js';
-import type { SlidingWindowLimiter } from '../../domain/rate-limit.js';
-import type { ActivityLog } from '../../infra/store/activity.js';
-import type { Store } from '../../infra/store/store.js';
-import type { Sessions } from './sessions.js';
+import type { Limits } from '../../spec/index.js';
+import type { Clock } from '../infra/clock.js';
+import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
+import type { ActivityLog } from '../infra/store/activity.js';
+import type { Store } from '../infra/store/store.js';
 
 /** What the owner called a connection, or what it is when they did not name it. */
 export function connectionName(c: Connection): string {
