@@ -42,7 +42,7 @@ module.exports = {
       severity: 'error',
       comment: 'Domain rules never reach for HTTP: routes call the domain, not the other way round.',
       from: { path: '^reference/domain/' },
-      to: { path: '^reference/(http|web|mcp|auth)/|^(koa|@koa/router|koa-mount)$', pathNot: AUTH_PRIMITIVES },
+      to: { path: '^reference/(api|web|mcp|auth)/|^(koa|@koa/router|koa-mount)$', pathNot: AUTH_PRIMITIVES },
     },
     {
       name: 'auth-primitives-stand-alone',
@@ -56,10 +56,10 @@ module.exports = {
       name: 'no-import-up-the-layers',
       severity: 'error',
       comment: 'The reference in layers, lowest first: infra/ (the store, fetching, capture, dns, images, the clock), domain/ (the rules), tools/ (one handler' +
-        ' per tool), then the edges that serve them (mcp/, http/, web/, auth/; the token and password primitives of auth/ stand apart, below all) and the composition root (app.ts, main.ts,' +
+        ' per tool), then the edges that serve them (mcp/, api/, web/, auth/; the token and password primitives of auth/ stand apart, below all) and the composition root (app.ts, main.ts,' +
         ' services.ts). A layer imports only from below it; an edge takes what it needs from the domain, never from a tool.',
       from: { path: '^reference/(infra|domain|tools)/' },
-      to: { path: '^reference/(mcp|http|web|auth|testing)/|^reference/(app|main|services|seed)\\.ts$', pathNot: AUTH_PRIMITIVES },
+      to: { path: '^reference/(mcp|api|web|auth|testing)/|^reference/(app|main|services|seed)\\.ts$', pathNot: AUTH_PRIMITIVES },
     },
     {
       name: 'no-import-up-the-layers',
@@ -76,7 +76,7 @@ module.exports = {
     {
       name: 'no-import-up-the-layers',
       severity: 'error',
-      from: { path: '^reference/(http|web|auth)/' },
+      from: { path: '^reference/(api|web|auth)/' },
       to: { path: '^reference/tools/', pathNot: '^reference/tools/(index|types)\\.ts$' },
     },
     {

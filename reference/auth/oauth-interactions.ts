@@ -10,7 +10,7 @@ import { createConnection } from '../domain/connections.js';
 import { indexConnection } from './authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { DomainError } from '../domain/errors.js';
-import { HTTP_STATUS } from '../http/errors.js';
+import { HTTP_STATUS } from '../api/errors.js';
 import { appSecurityHeaders, formTargetSource, message, render } from '../web/render.js';
 import { checkedForm, formOf, sessionOf, signedIn, type Sessions } from '../web/session.js';
 import { OAuthEdge } from './oauth-edge.js';

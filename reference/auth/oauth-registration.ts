@@ -6,7 +6,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Limits } from '../../spec/index.js';
 import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
-import { clientAddress } from '../http/app/client-address.js';
+import { clientAddress } from '../api/client-address.js';
 
 /** The registration endpoint inside the provider's app (its `routes.registration`, mounted under /oidc). */
 export const REGISTRATION_PATH = '/reg';

@@ -1,7 +1,7 @@
 // DomainError is the one error the server's own code throws on purpose: a stable code from
 // spec/schemas/error.schema.json (rule error-codes), a message a person can act on, and details a program can act
 // on. A tool call answers it in its envelope (mcp/pipeline.ts); an HTTP endpoint answers it with the status of
-// its code (http/errors.ts, the one code → status table). Anything else thrown is a bug: internal_error.
+// its code (api/errors.ts, the one code → status table). Anything else thrown is a bug: internal_error.
 import type { ErrorCode } from './vocabulary.js';
 import type { ToolError } from '../../generated/schemas/error.js';
 

@@ -1,10 +1,10 @@
-// The request body reader every JSON endpoint uses (reference/http/body.ts), read through events:
+// The request body reader every JSON endpoint uses (reference/api/body.ts), read through events:
 // bad input never crashes and never hangs (AGENTS.md). Each case runs against a plain node:http server on loopback,
 // port 0, that reports what readJsonBody settled with.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJsonBody } from '../http/body.js';
+import { readJsonBody } from '../api/body.js';
 import { DomainError } from '../domain/errors.js';
 
 const CAP = 1024;

@@ -1,4 +1,4 @@
-// The pairing routes of the reference over HTTP (reference/http/pairing.ts; §4.1, §5.3–5.5): the start and poll
+// The pairing routes of the reference over HTTP (reference/api/pairing.ts; §4.1, §5.3–5.5): the start and poll
 // refusing a body that is not theirs, /auth.md as Markdown with one line per scope, the delivery endpoint's refusals
 // (no token, an unknown one, a malformed header, an unpublished site, a token whose company is gone) and the owner's
 // approval screen /dashboard/connect: which websites it offers, when it offers a company-wide approval, and what
@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
-import { approveAs } from '../http/pairing.js';
+import { approveAs } from '../api/pairing.js';
 import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { startTestServer, type TestServer, signInCookie, appPage } from './harness.js';
 

@@ -4,7 +4,7 @@
 // from 127.0.0.2, 127.0.0.3, … reach the server from genuinely different socket addresses without any test hook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../catalogue.js';
-import { normalizeAddress } from '../http/app/client-address.js';
+import { normalizeAddress } from '../api/client-address.js';
 import type { WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
 import { postFrom, startTestServer, type PostAnswer, type TestServer } from './harness.js';
 

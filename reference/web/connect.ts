@@ -1,13 +1,13 @@
 // The owner's approval screen of device-code pairing, /dashboard/connect (§5.3–5.5): a signed-in person enters the
 // user code a tool shows, sees every requested scope and approves or denies. The endpoints a tool calls are
-// reference/http/pairing.ts.
+// reference/api/pairing.ts.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { approveAs, type PairingPorts } from '../http/pairing.js';
+import { approveAs, type PairingPorts } from '../api/pairing.js';
 import type { Pairing } from '../domain/pairing.js';
 import { DomainError } from '../domain/errors.js';
-import { HTTP_STATUS } from '../http/errors.js';
-import { clientAddress } from '../http/app/client-address.js';
+import { HTTP_STATUS } from '../api/errors.js';
+import { clientAddress } from '../api/client-address.js';
 import { SCOPE_GRANTS } from '../domain/scopes.js';
 import { appSecurityHeaders, message, render } from './render.js';
 import { checkedForm, formOf, sessionOf, signedIn } from './session.js';

@@ -7,7 +7,7 @@
 // forget either check.
 import type { Context, Next } from 'koa';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readRawBody } from '../http/body.js';
+import { readRawBody } from '../api/body.js';
 import { message } from './render.js';
 
 export interface AppSession {

@@ -14,7 +14,7 @@ import { approvePairing, type Pairing, type Pairings } from '../domain/pairing.j
 import { DomainError } from '../domain/errors.js';
 import { answerError } from './errors.js';
 import { rateLimited } from '../domain/rate-limit.js';
-import { clientAddress } from './app/client-address.js';
+import { clientAddress } from './client-address.js';
 import { indexConnection } from '../auth/authenticate.js';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { toPortableSite } from '../domain/portable-site.js';
