@@ -16,6 +16,8 @@ import { protectedResourceMetadata } from './api/well-known.js';
 import { appRouter, editorRouter } from './web/app-pages.js';
 import { importedAssetHandler, libraryHandler } from './api/library.js';
 import { pairingRouter } from './api/pairing.js';
+import { authMdRouter } from './api/auth-md.js';
+import { deliveryRouter } from './api/delivery.js';
 import { connectRouter } from './web/connect.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './auth/oauth-interactions.js';
@@ -140,6 +142,8 @@ function buildApp(parts: ServerParts, allowedHosts: readonly string[], compositi
   app.use(interactions.routes());
   const pairing = pairingRouter(parts);
   app.use(pairing.routes());
+  app.use(authMdRouter().routes());
+  app.use(deliveryRouter(parts).routes());
   app.use(connectRouter(parts).routes());
   const appPages = appRouter(parts);
   app.use(appPages.routes());

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import type { RouterPorts } from '../../reference/app.js';
 import { entryOf } from '../../reference/domain/model.js';
 import { toPortableSite } from '../../reference/domain/portable-site.js';
-import { authMd } from '../../reference/api/pairing.js';
+import { authMd } from '../../reference/api/auth-md.js';
 
 const DELIVERY = '/v1/delivery/site';
 

@@ -1,9 +1,10 @@
-// The pairing routes of the reference over HTTP (reference/api/pairing.ts; §4.1, §5.3–5.5): the start and poll
-// refusing a body that is not theirs, /auth.md as Markdown with one line per scope, the delivery endpoint's refusals
-// (no token, an unknown one, a malformed header, an unpublished site, a token whose company is gone) and the owner's
-// approval screen /dashboard/connect: which websites it offers, when it offers a company-wide approval, and what
-// approving, denying, an unknown code and a refused or failed approval answer. features/pairing.feature and
-// app-pages.test.ts walk the happy path; these pin what they leave open (the mutants they leave alive).
+// The pairing routes of the reference over HTTP (reference/api/pairing.ts, auth-md.ts, delivery.ts and
+// reference/web/connect.ts; §4.1, §5.3–5.5): the start and poll refusing a body that is not theirs, /auth.md as
+// Markdown with one line per scope, the delivery endpoint's refusals (no token, an unknown one, a malformed header,
+// an unpublished site, a token whose company is gone) and the owner's approval screen /dashboard/connect: which
+// websites it offers, when it offers a company-wide approval, and what approving, denying, an unknown code and a
+// refused or failed approval answer. features/pairing.feature and app-pages.test.ts walk the happy path; these pin
+// what they leave open (the mutants they leave alive).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
