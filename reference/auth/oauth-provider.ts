@@ -11,7 +11,7 @@
 // and a redirect URI in plain http must point at loopback (rule oauth-redirect-https-or-loopback).
 // Clients of the 2026 era need not register: a client id that is an https URL names its metadata document (OAuth
 // Client ID Metadata Documents, oidc-provider's clientIdMetadataDocument feature; rule oauth-client-id-metadata-
-// documents), which the provider fetches through the server's SSRF-hardened fetcher (../domain/safe-fetch.ts), like
+// documents), which the provider fetches through the server's SSRF-hardened fetcher (../infra/safe-fetch.ts), like
 // every other document it fetches, capped at the registration metadata cap.
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';

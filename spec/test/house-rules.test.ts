@@ -32,12 +32,15 @@ describe('house rules (dependency-cruiser)', () => {
   }, 60_000);
 });
 
-// AGENTS.md's rule "casts carry their reason", for the reference's core: `reference/tools` and `reference/domain`
-// hold at most CAST_BUDGET type assertions (`x as T`, `<T>x`; `as const` is no assertion) and non-null assertions
+// AGENTS.md's rule "casts carry their reason", for the reference's core: `reference/tools`, `reference/domain` and
+// what left domain/ when the folders were sorted by audience (`reference/infra` but its store, and auth's
+// authenticate, tokens and passwords) hold at most CAST_BUDGET type assertions (`x as T`, `<T>x`; `as const` is no assertion) and non-null assertions
 // (`x!`), and each one says why it is safe in a comment on its line or the line above: `// cast: <the invariant>`.
 // Counted with the TypeScript compiler's own parser, so a cast inside a string or comment is never counted. The
 // budget is the count today: it may only go down.
-const CAST_SCOPE = ['reference/tools', 'reference/domain'];
+const CAST_SCOPE = ['reference/tools', 'reference/domain', 'reference/infra', 'reference/auth/authenticate.ts', 'reference/auth/tokens.ts', 'reference/auth/passwords.ts'];
+/** Never counted: the store was not part of the core when the budget was set. */
+const CAST_SCOPE_NOT = ['reference/infra/store'];
 const CAST_BUDGET = 14;
 const CAST_REASON = /\/[/*]\s*cast:\s*\S.{8,}/;
 
@@ -64,6 +67,8 @@ function assertionsIn(file: string): Assertion[] {
 }
 
 function sourceFiles(dir: string): string[] {
+  if (CAST_SCOPE_NOT.some((not) => join(repo, not) === dir)) return [];
+  if (dir.endsWith('.ts')) return [dir];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
