@@ -2,14 +2,19 @@
 // locally from the brand palette and the prompt (no network, no model). A real deployment plugs a hosted
 // provider in behind the same interface.
 import { createHash } from 'node:crypto';
-import type { Brand } from '../domain/model.js';
+
+/** What of a site's brand an image follows (rule generate-image-brand-consistent): a site's brand (domain/model.ts) is one. */
+export interface ImageBrand {
+  colors: Record<'primary' | 'secondary' | 'accent' | 'background' | 'text', string>;
+  style: string;
+}
 
 export interface ImageRequest {
   /** The workspace the image is made for (a hosted provider bills or rate-limits by it). */
   workspaceId: string;
   prompt: string;
   aspect: 'square' | 'landscape' | 'portrait';
-  brand: Brand;
+  brand: ImageBrand;
 }
 
 export interface ImageProvider {
