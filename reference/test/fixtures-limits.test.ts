@@ -2,16 +2,12 @@
 // values of the limits §8 leaves open as the running server enforces them, in the schema's LimitValues: ours
 // (spec/limits.json) by default, and a server started with other decision limits (--decision-limits, the correct
 // variant's other-limits.json) answers those. The kit checks a target that does not adopt limit-values with them.
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../app.js';
 import type { DecisionLimits } from '../catalogue.js';
-import { testMode } from '../testing/index.js';
-import { FixturesClient, type LimitValues } from '../../conformance/lib/fixtures-client.js';
+import type { LimitValues } from '../../conformance/lib/fixtures-client.js';
 import { ourLimitValues } from '../../conformance/lib/limit-values.js';
-import { FIXTURES_SECRET, ownerWithConnection, startTestServer, type TestServer } from './harness.js';
+import { ownerWithConnection, startTestServer, type TestServer } from './harness.js';
 
 const otherLimits = JSON.parse(await readFile(new URL('../../conformance/variants/other-limits.json', import.meta.url), 'utf8')) as DecisionLimits;
 
@@ -49,18 +45,7 @@ describe('fixtures: limits', () => {
 describe('fixtures: limits of a server started with other decision limits (the correct variant)', () => {
   let test: TestServer;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'site-mcp-fixtures-limits-other-'));
-    const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] }, testMode(FIXTURES_SECRET, { decisionLimits: otherLimits }));
-    test = {
-      server,
-      url: server.url,
-      dir,
-      fx: new FixturesClient(server.url, FIXTURES_SECRET),
-      stop: async () => {
-        await server.close();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
+    test = await startTestServer('fixtures-limits-other', {}, { decisionLimits: otherLimits });
   });
   afterAll(async () => {
     await test?.stop();

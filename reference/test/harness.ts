@@ -6,8 +6,8 @@ import { postFromAddress } from '../../conformance/lib/local-address.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type Composition, type RunningServer } from '../app.js';
-import type { Config } from '../services.js';
-import type { Services } from '../services.js';
+import type { Config, Services } from '../services.js';
+import type { DecisionLimits } from '../catalogue.js';
 import { testMode } from '../testing/index.js';
 import { FixturesClient, type WorldRequest, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
@@ -30,10 +30,11 @@ export interface TestServer {
 export async function startTestServer(
   name: string,
   config: Partial<Config> = {},
-  { fixtures = true, fakes = {} }: { fixtures?: boolean; fakes?: Partial<Services> } = {},
+  { fixtures = true, fakes = {}, decisionLimits }: { fixtures?: boolean; fakes?: Partial<Services>; decisionLimits?: DecisionLimits } = {},
 ): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), `site-mcp-${name}-`));
-  const compositions: Composition[] = [{ services: (services) => ({ ...services, ...fakes }) }, ...(fixtures ? [testMode(FIXTURES_SECRET)] : [])];
+  // decisionLimits: other values of our decision limits, as a correct variant runs with (--decision-limits).
+  const compositions: Composition[] = [{ services: (services) => ({ ...services, ...fakes }) }, ...(fixtures ? [testMode(FIXTURES_SECRET, decisionLimits ? { decisionLimits } : {})] : [])];
   const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [], ...config }, ...compositions);
   return {
     server,
