@@ -55,6 +55,9 @@ export function readDeclaration(path: string): Declaration {
   const decisions = new Set(loadRules().filter((r) => r.decision).map((r) => r.id));
   const unknown = (declaration.adopts ?? []).filter((id) => !decisions.has(id));
   if (unknown.length) throw new DeclarationError(`the declaration file ${path} adopts ${unknown.join(', ')}, which are not decision rules of spec/rules`);
+  if (declaration.pairing && declaration.adopts?.includes('pairing-field-names')) {
+    throw new DeclarationError(`the declaration file ${path} both adopts pairing-field-names and maps pairing names of its own; keep one of them`);
+  }
   return declaration;
 }
 
@@ -163,6 +166,63 @@ export function sectionVocabularyIfDeclared(kind: 'types' | 'fields', name: stri
     return sectionVocabulary(kind, name);
   } catch (error) {
     if (error instanceof NotDeclared) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The target's names in the device-code pairing bodies (POST /v1/cli/pair/start and /poll). §4.1 names the poll's
+ * websiteId and nothing else ("Pairing request and response field names beyond those named above ... not shown"),
+ * and §3 shows no state names: ours are the decision pairing-field-names, the target's its declared `pairing`
+ * mapping (a name it leaves out is ours). websiteId is the source's and never mapped.
+ */
+export interface PairingNames {
+  /** The target's name for one of our pairing fields (scopes, userCode, deviceCode, verificationUri, status, token, …). */
+  field(ours: PairingField): string;
+  /** The target's poll status for one of ours (pending, approved, redeemed, denied, expired). */
+  status(ours: PairingStatus): string;
+  /** Scopes as the target carries them in the start request and the poll answer. */
+  encodeScopes(scopes: string[]): string[] | string;
+  /** The scope names of a start request's or poll answer's scopes value; undefined when it is neither form. */
+  decodeScopes(value: unknown): string[] | undefined;
+}
+
+type PairingMapping = NonNullable<ImplementationDeclaration['pairing']>;
+/** Our names of the pairing fields a declaration may map (spec/schemas/declaration.schema.json, pairing.fields). */
+export type PairingField = 'scopes' | 'readOnly' | 'admin' | 'userCode' | 'deviceCode' | 'verificationUri' | 'expiresIn' | 'interval' | 'status' | 'token';
+/** Our poll statuses (pairing.statuses). */
+export type PairingStatus = 'pending' | 'approved' | 'redeemed' | 'denied' | 'expired';
+
+function pairingNamesOf(mapping: PairingMapping): PairingNames {
+  const asString = mapping.scopesAs === 'string';
+  return {
+    field: (ours) => mapping.fields?.[ours] ?? ours,
+    status: (ours) => mapping.statuses?.[ours] ?? ours,
+    encodeScopes: (scopes) => (asString ? scopes.join(' ') : scopes),
+    decodeScopes: (value) => {
+      if (asString) return typeof value === 'string' ? value.split(' ').filter(Boolean) : undefined;
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+    },
+  };
+}
+
+/**
+ * The pairing names of this target: its declared `pairing` mapping, else ours when it adopts pairing-field-names;
+ * NotDeclared otherwise (the scenario stops as not checked, naming both ways to declare them).
+ */
+export function pairingNames(): PairingNames {
+  const mapping = activeDeclaration()?.pairing;
+  if (mapping) return pairingNamesOf(mapping);
+  if (adopts('pairing-field-names')) return pairingNamesOf({});
+  throw new NotDeclared('the pairing field names (declare them under pairing, or adopt pairing-field-names)');
+}
+
+/** pairingNames, or ours when the target declared neither (for a step whose check does not depend on them). */
+export function pairingNamesOrOurs(): PairingNames {
+  try {
+    return pairingNames();
+  } catch (error) {
+    if (error instanceof NotDeclared) return pairingNamesOf({});
     throw error;
   }
 }

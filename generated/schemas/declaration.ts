@@ -107,4 +107,25 @@ export interface ImplementationDeclaration {
       [k: string]: string | undefined;
     };
   };
+  /**
+   * The names of the device-code pairing bodies (POST /v1/cli/pair/start and /v1/cli/pair/poll), which the source does not show beyond the poll's websiteId (§4.1: "Pairing request and response field names beyond those named above ... not shown"; §3: state names not shown). Ours are rule pairing-field-names (spec/schemas/pairing.schema.json); a target that adopts it declares nothing here. Otherwise map each of our names to yours: a name left out is ours. With this block (or the adopted rule) the pairing scenarios check the source's rules (a user code, no token before approval, the token once, a grant only narrower, an ordinary connection, websiteId) in your names; without either they are not checked. websiteId cannot be mapped: §4.1 names it.
+   */
+  pairing?: {
+    /**
+     * Our field name → yours. Start request: scopes, readOnly (the CLI's connect command, §5.5), admin (the admin variant, §5.4). Start answer: userCode, deviceCode, verificationUri (the approval page for this code), expiresIn, interval. Poll request: deviceCode. Poll answer: status, token (returned once), scopes (granted).
+     */
+    fields?: {
+      [k: string]: string | undefined;
+    };
+    /**
+     * Our poll status value → yours: pending (not yet approved), approved (the answer carrying the token), redeemed (a poll after the token was returned), denied, expired.
+     */
+    statuses?: {
+      [k: string]: string | undefined;
+    };
+    /**
+     * How scopes travel in the start request and the poll answer: a JSON array of scope names (ours), or one string of names separated by spaces (as OAuth's scope parameter).
+     */
+    scopesAs?: 'array' | 'string';
+  };
 }
