@@ -9,13 +9,12 @@ Feature: Device-code pairing and the discovery file
         "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "editor" }, "published": true }] }
       """
 
-  @rule:pairing-start-issues-user-code @rule:pairing-poll-pending-before-approval @rule:pairing-grant-only-narrower @rule:pairing-token-returned-once @rule:pairing-creates-ordinary-connection @rule:pairing-no-second-path @rule:pair-poll-website-id @rule:pairing-field-names
+  @rule:pairing-start-issues-user-code @rule:pairing-poll-pending-before-approval @rule:pairing-grant-only-narrower @rule:pairing-token-returned-once @rule:pairing-creates-ordinary-connection @rule:pairing-no-second-path @rule:pair-poll-website-id
   Scenario: Start, poll pending, approve narrower, get the token once, use it like any connection
-    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
-    Given the target adopts the decision "pairing-field-names"
+    # The pairing field and status names are not shown (§4.1, §3): ours (pairing-field-names) or the target's declared ones.
+    Given the target's pairing field names are known
     When a command-line tool starts a pairing asking for "site:read, content:write, publish"
     Then the HTTP status is 200
-    And the response JSON at "/interval" equals "2"
     When the command-line tool polls
     Then the poll answers "pending" without a token
     When "olive" approves the pairing for "main" leaving "site:read, content:write, crm:write" ticked
@@ -29,10 +28,30 @@ Feature: Device-code pairing and the discovery file
     When "cli" calls "prepare_publish"
     Then the call fails with "scope_denied"
 
+  @rule:pairing-field-names
+  Scenario: The pairing bodies carry our field names, statuses and poll interval
+    # Our choice where §4.1 shows no field names and §3 no state names (spec/schemas/pairing.schema.json).
+    Given the target adopts the decision "pairing-field-names"
+    When a command-line tool starts a pairing asking for "site:read, content:write"
+    Then the HTTP status is 200
+    And the response JSON is a PairStartResponse of the pairing schema
+    And the response JSON at "/interval" equals "2"
+    When the command-line tool polls
+    Then the response JSON is a PairPollResponse of the pairing schema
+    And the response JSON at "/status" equals "pending"
+    When "olive" approves the pairing for "main" leaving "site:read" ticked
+    And the command-line tool polls
+    Then the response JSON is a PairPollResponse of the pairing schema
+    And the response JSON at "/status" equals "approved"
+    And the response JSON at "/scopes" equals "[\"site:read\"]"
+    When the command-line tool polls
+    Then the response JSON is a PairPollResponse of the pairing schema
+    And the response JSON at "/status" equals "redeemed"
+
   @rule:pairing-approval-owner-only
   Scenario: An editor cannot approve a pairing
-    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
-    Given the target adopts the decision "pairing-field-names"
+    # The pairing field and status names are not shown (§4.1, §3): ours (pairing-field-names) or the target's declared ones.
+    Given the target's pairing field names are known
     When a command-line tool starts a pairing asking for "site:read"
     And "eddie" tries to approve the pairing for "main" leaving "site:read" ticked
     Then the approval was refused
@@ -43,7 +62,7 @@ Feature: Device-code pairing and the discovery file
   Scenario: Once its own owner opened the code, an owner of another company can neither see nor approve the pairing
     # Approving it would hand the requesting tool a token to the other owner's website. The binding is our decision.
     Given the target adopts the decision "pairing-bound-to-first-workspace"
-    And the target adopts the decision "pairing-field-names"
+    And the target's pairing field names are known
     When a command-line tool starts a pairing asking for "site:read"
     And "olive" opens the approval page of the pairing in a browser
     Given a workspace:
@@ -59,8 +78,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:pairing-company-wide @rule:pairing-company-wide-only-without-website @rule:pair-poll-website-id
   Scenario: A company without a website approves company-wide; then the agent creates the first site
-    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
-    Given the target adopts the decision "pairing-field-names"
+    # The pairing field and status names are not shown (§4.1, §3): ours (pairing-field-names) or the target's declared ones.
+    Given the target's pairing field names are known
     Given a workspace:
       """
       { "users": [{ "key": "nina" }, { "key": "ned" }], "sites": [] }
@@ -83,8 +102,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:pairing-admin-needs-website
   Scenario: The admin variant refuses a company-wide approval
-    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
-    Given the target adopts the decision "pairing-field-names"
+    # The pairing field and status names are not shown (§4.1, §3): ours (pairing-field-names) or the target's declared ones.
+    Given the target's pairing field names are known
     Given a workspace:
       """
       { "users": [{ "key": "nina" }], "sites": [] }
@@ -95,8 +114,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:readonly-pairing-delivery-token @rule:delivery-token-read-published-only @rule:delivery-token-not-a-connection @rule:delivery-token-cannot-write
   Scenario: A read-only pairing mints a delivery token that reads the live site only, writes nothing and is not an MCP connection
-    # Pairing field names, the poll interval and the delivery endpoint are our decisions (§4.1 "not shown").
-    Given the target adopts the decision "pairing-field-names"
+    # The pairing field names are ours or declared (§4.1 "not shown"); the delivery address is ours (below).
+    Given the target's pairing field names are known
     When a command-line tool starts a read-only pairing asking for "site:read"
     And "olive" approves the pairing for "main" leaving "" ticked
     And the command-line tool polls
@@ -169,8 +188,8 @@ Feature: Device-code pairing and the discovery file
 
   @rule:dashboard-connect-lists-scopes @rule:pairing-grant-only-narrower
   Scenario: The approval page lists every requested scope with a control to untick it, and an unticked scope is not granted
-    # The verification address and the poll's fields are our decision (§4.1 "not shown"); the page is a browser page.
-    Given the target adopts the decision "pairing-field-names"
+    # The verification address and the poll's fields are named as the target declares (§4.1 "not shown"); the page is a browser page.
+    Given the target's pairing field names are known
     When a command-line tool starts a pairing asking for "site:read, content:write, crm:read"
     And "olive" opens the approval page of the pairing in a browser
     Then the approval page lists every requested scope with a ticked checkbox to untick it
