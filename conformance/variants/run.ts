@@ -2,11 +2,12 @@
 // and exits with the suite's status: `npx tsx conformance/variants/run.ts [--declared] [cli flags…]`. Without --declared the run
 // checks the source only; with it, the variant's own declaration (renamed.declaration.yaml) is passed. Besides codes,
 // extra fields and statuses, the variant numbers site revisions from 0 in steps of 3, keys added sections its own
-// way, groups its draft changes, labels presets its own way and answers export_site with the snapshot as data.
+// way, groups its draft changes, labels presets its own way, answers export_site with the snapshot as data and names
+// the pairing bodies' fields and statuses after RFC 8628 (RENAMED_PAIRING).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../lib/target.js';
-import { startVariantProxy } from './variant-proxy.js';
+import { RENAMED_PAIRING, startVariantProxy } from './variant-proxy.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -30,6 +31,7 @@ const proxy = await startVariantProxy(reference.url, {
   groupedDraftChanges: true,
   otherPresetLabels: true,
   snapshotAtRoot: true,
+  renamePairing: RENAMED_PAIRING,
 });
 let status = 1;
 try {

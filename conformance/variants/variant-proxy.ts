@@ -40,6 +40,12 @@ export interface VariantOptions {
   snapshotAtRoot?: boolean;
   /** A call of a tool that does not exist is refused with an envelope carrying this code of the variant's own. */
   unknownToolCode?: string;
+  /**
+   * The pairing bodies (POST /v1/cli/pair/start and /poll) carry these names instead of the reference's, both ways
+   * (§4.1 "Pairing request and response field names beyond those named above ... not shown", §3 no state names):
+   * e.g. RENAMED_PAIRING. websiteId, the one name §4.1 shows, stays.
+   */
+  renamePairing?: PairingRenames;
   /** BROKEN (portable-site-v1-name): export_site answers `{ format: "SomethingElse", pages: [] }`. */
   wrongSnapshot?: boolean;
   /** BROKEN (oauth-dynamic-client-registration): the authorization server's metadata names no registration_endpoint. */
@@ -116,6 +122,43 @@ export interface VariantOptions {
   headersFromBody?: boolean;
   /** BROKEN (mcp-2026-resource-not-found): resources/read of an unknown uri is refused with -32002, the older SDKs' code. */
   resourceNotFoundAsOldCode?: boolean;
+}
+
+/** The variant's names in the pairing bodies: our field → its, our poll status → its, and scopes as one string. */
+export interface PairingRenames {
+  fields: Record<string, string>;
+  statuses: Record<string, string>;
+  scopesAsString?: boolean;
+}
+
+/**
+ * The renamed variant's pairing names, after RFC 8628's (declared so in renamed.declaration.yaml, under pairing):
+ * every field the kit reads or writes but websiteId renamed, every status renamed, scopes space-separated.
+ */
+export const RENAMED_PAIRING: PairingRenames = {
+  fields: {
+    scopes: 'scope', readOnly: 'read_only', admin: 'admin_variant', userCode: 'user_code', deviceCode: 'device_code',
+    verificationUri: 'verification_uri_complete', expiresIn: 'expires_in', interval: 'poll_interval', status: 'state', token: 'access_token',
+  },
+  statuses: { pending: 'authorization_pending', approved: 'granted', redeemed: 'used', denied: 'access_denied', expired: 'expired_token' },
+  scopesAsString: true,
+};
+
+/**
+ * A pairing body renamed: `toVariant` turns the reference's answer into the variant's, otherwise the variant's
+ * request into the reference's. Keys without a rename pass as they are.
+ */
+function renamePairingBody(body: Record<string, unknown>, renames: PairingRenames, toVariant: boolean): Record<string, unknown> {
+  const flip = (table: Record<string, string>) => (toVariant ? table : Object.fromEntries(Object.entries(table).map(([ours, theirs]) => [theirs, ours])));
+  const fields = flip(renames.fields);
+  const statuses = flip(renames.statuses);
+  const scopesKey = toVariant ? 'scopes' : renames.fields.scopes ?? 'scopes';
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => {
+    let out = value;
+    if (key === scopesKey && renames.scopesAsString) out = toVariant && Array.isArray(value) ? value.join(' ') : !toVariant && typeof value === 'string' ? value.split(' ').filter(Boolean) : value;
+    if (key === (toVariant ? 'status' : renames.fields.status ?? 'status') && typeof value === 'string') out = statuses[value] ?? value;
+    return [fields[key] ?? key, out];
+  }));
 }
 
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -343,6 +386,16 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
     try {
       let body = await readBody(req);
       const path = req.url ?? '/';
+      // renamePairing: the variant's pairing request in the reference's names.
+      const pairingRenames = req.method === 'POST' && (path === '/v1/cli/pair/start' || path === '/v1/cli/pair/poll') ? options.renamePairing : undefined;
+      if (pairingRenames) {
+        try {
+          const parsed = JSON.parse(body.toString('utf8')) as unknown;
+          if (isObject(parsed)) body = Buffer.from(JSON.stringify(renamePairingBody(parsed, pairingRenames, false)));
+        } catch {
+          // not JSON: the target answers it
+        }
+      }
       if (options.hidePathInsertedMetadata && /^\/\.well-known\/oauth-authorization-server\/./.test(path)) {
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('Not Found');
@@ -461,7 +514,9 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
       if (type.includes('application/json') && text) {
         try {
           const parsed = JSON.parse(text) as unknown;
-          if (path === '/api/mcp' && breaksModernEra(options)) {
+          if (pairingRenames && isObject(parsed)) {
+            text = JSON.stringify(renamePairingBody(parsed, pairingRenames, true));
+          } else if (path === '/api/mcp' && breaksModernEra(options)) {
             text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => breakModernAnswer(m, mcpMethod, options)) : breakModernAnswer(parsed, mcpMethod, options));
           } else if (path === '/api/mcp') {
             const forMessage = { ...options, calledTool, addedKeys, dropDataField: options.dropResultField?.tool === calledTool ? options.dropResultField?.field : undefined };

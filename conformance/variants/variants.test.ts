@@ -2,7 +2,7 @@
 // open. A correct variant of the reference (variant-proxy.ts: every error code renamed, extra fields in data,
 // errors and listed tools, errors without details, unknown tools refused with a JSON-RPC error, revisions from 0 in
 // steps of 3, its own keys for added sections, grouped draft changes, its own preset labels, the export's snapshot
-// as data) must pass every
+// as data, RFC 8628-style pairing names) must pass every
 // scenario, checked by the source alone and with its own declaration. Each run starts its own reference server.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -58,6 +58,21 @@ describe.concurrent('correct variants', () => {
     expect(output).toMatch(/generic check failures: .*error_object_conformance/);
     expect(output).toMatch(/^scenarios: .* [1-9]\d* failed, of \d+$/m);
     expect(code).toBe(1);
+  }, 300_000);
+
+  // §4.1 shows no pairing field names but websiteId, §3 no state names: a target with names of its own (the variant's
+  // RFC 8628-style RENAMED_PAIRING), declared under pairing, has the source's pairing rules checked to the end.
+  it('rule:kit-judges-by-source — the variant with its own pairing names passes the pairing scenarios to the end under its declaration', async () => {
+    const { code, output } = await runVariant(['--declared', '--protocol', '2025-11-25', 'features/pairing.feature']);
+    // Every scenario that needs only the names ran to the end (none "not checked"); those of decisions the variant
+    // does not adopt (pairing-field-names itself among them) are not applicable.
+    const passed = /^scenarios: (\d+) passed .* 0 not checked, .* 0 failed, of \d+$/m.exec(output);
+    expect(passed, output.slice(-4000)).not.toBeNull();
+    // start-poll-approve-redeem, editor refused, company-wide, admin, read-only delivery, approval page.
+    expect(Number(passed![1])).toBeGreaterThanOrEqual(6);
+    expect(output).not.toMatch(/the pairing field names \(declare them/);
+    expect(output).toMatch(/decision not adopted: pairing-field-names/);
+    expect(code, output.slice(-4000)).toBe(0);
   }, 300_000);
 
   // A refusal of an unknown tool is its own kind (errorCodes.unknown_tool), not the code of a missing id.
