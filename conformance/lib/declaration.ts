@@ -185,6 +185,8 @@ export interface PairingNames {
   encodeScopes(scopes: string[]): string[] | string;
   /** The scope names of a start request's or poll answer's scopes value; undefined when it is neither form. */
   decodeScopes(value: unknown): string[] | undefined;
+  /** Where a delivery token reads the published site (§2.7, address not shown); NotDeclared when it is not known. */
+  deliveryPath(): string;
 }
 
 type PairingMapping = NonNullable<ImplementationDeclaration['pairing']>;
@@ -203,8 +205,16 @@ function pairingNamesOf(mapping: PairingMapping): PairingNames {
       if (asString) return typeof value === 'string' ? value.split(' ').filter(Boolean) : undefined;
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
     },
+    deliveryPath: () => {
+      if (mapping.deliveryPath) return mapping.deliveryPath;
+      if (adopts('pairing-field-names')) return OUR_DELIVERY_PATH;
+      throw new NotDeclared('where a delivery token reads the published site (pairing.deliveryPath, or adopt pairing-field-names)');
+    },
   };
 }
+
+/** Our delivery address (rule pairing-field-names: the delivery endpoint is ours). */
+const OUR_DELIVERY_PATH = '/v1/delivery/site';
 
 /**
  * The pairing names of this target: its declared `pairing` mapping, else ours when it adopts pairing-field-names;

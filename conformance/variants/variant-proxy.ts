@@ -129,7 +129,12 @@ export interface PairingRenames {
   fields: Record<string, string>;
   statuses: Record<string, string>;
   scopesAsString?: boolean;
+  /** Where the variant serves a delivery token's read of the live site; the reference's address then answers 404. */
+  deliveryPath?: string;
 }
+
+/** The reference's delivery address (rule pairing-field-names). */
+const REFERENCE_DELIVERY_PATH = '/v1/delivery/site';
 
 /**
  * The renamed variant's pairing names, after RFC 8628's (declared so in renamed.declaration.yaml, under pairing):
@@ -142,6 +147,7 @@ export const RENAMED_PAIRING: PairingRenames = {
   },
   statuses: { pending: 'authorization_pending', approved: 'granted', redeemed: 'used', denied: 'access_denied', expired: 'expired_token' },
   scopesAsString: true,
+  deliveryPath: '/cli/published-site',
 };
 
 /**
@@ -385,7 +391,15 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
   const server: Server = createServer(async (req, res) => {
     try {
       let body = await readBody(req);
-      const path = req.url ?? '/';
+      const asked = req.url ?? '/';
+      // renamePairing.deliveryPath: the variant's delivery address is its own; the reference's is not served.
+      const delivery = options.renamePairing?.deliveryPath;
+      const [askedPath = '/', query = ''] = asked.split(/(?=\?)/);
+      if (delivery && askedPath === REFERENCE_DELIVERY_PATH) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+        return;
+      }
+      const path = delivery && askedPath === delivery ? `${REFERENCE_DELIVERY_PATH}${query}` : asked;
       // renamePairing: the variant's pairing request in the reference's names.
       const pairingRenames = req.method === 'POST' && (path === '/v1/cli/pair/start' || path === '/v1/cli/pair/poll') ? options.renamePairing : undefined;
       if (pairingRenames) {

@@ -158,7 +158,7 @@ When('the polled token is used as connection {string}', function (this: SiteWorl
 
 When('a client reads the published site with the polled token', async function (this: SiteWorld) {
   const token = polledToken(this);
-  this.lastHttp = await readAnswer(await recordedFetch(`${this.url}/v1/delivery/site`, { headers: { authorization: `Bearer ${token}` } }));
+  this.lastHttp = await readAnswer(await recordedFetch(`${this.url}${pairingNames().deliveryPath()}`, { headers: { authorization: `Bearer ${token}` } }));
   if (this.lastHttp.status === 200) this.remembered.set('delivered', this.lastHttp.json);
 });
 
@@ -172,7 +172,7 @@ When('a client tries to write to the published site with the polled token by {wo
   const content = read.pages?.[0]?.sections?.[0]?.content;
   if (content) for (const key of Object.keys(content)) if (typeof content[key] === 'string') content[key] = 'Written with a delivery token';
   this.lastHttp = await readAnswer(
-    await recordedFetch(`${this.url}/v1/delivery/site`, {
+    await recordedFetch(`${this.url}${pairingNames().deliveryPath()}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
       ...(method === 'DELETE' ? {} : { body: JSON.stringify(read) }),

@@ -127,5 +127,9 @@ export interface ImplementationDeclaration {
      * How scopes travel in the start request and the poll answer: a JSON array of scope names (ours), or one string of names separated by spaces (as OAuth's scope parameter).
      */
     scopesAs?: 'array' | 'string';
+    /**
+     * Where a read-only pairing's delivery token reads the published site (§2.7: it reads published content only and cannot write; the address is not shown), as a path on the target's base URL. Ours is /v1/delivery/site. Without it, a target that maps its pairing names has the delivery scenarios reported as not checked.
+     */
+    deliveryPath?: string;
   };
 }
