@@ -6,7 +6,7 @@ import { jsonRpcMessages, rawMcpPost, readAnswer, type HttpAnswer } from '../../
 import type { SiteWorld } from '../support/world.js';
 import { activeDeclaration, outputPointer } from '../../conformance/lib/declaration.js';
 import { requireOutput } from '../support/declared.js';
-import { parse, pointer } from '../support/json.js';
+import { parse, pointer, stringsIn } from '../support/json.js';
 import { loadJson } from '../../spec/index.js';
 import { CLIENT_ERRORS } from '../../conformance/lib/checks.js';
 import { recordedFetch } from '../../conformance/lib/transcript.js';
@@ -106,13 +106,8 @@ When('a client GETs the URL at {string} of the data', async function (this: Site
 
 /** The one absolute http(s) URL among the strings of `data`, or undefined when there is none or more than one. */
 function onlyAddressIn(data: unknown): string | undefined {
-  const found = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string' && /^https?:\/\//i.test(value) && URL.canParse(value)) found.add(value);
-    else if (value && typeof value === 'object') for (const item of Object.values(value)) visit(item);
-  };
-  visit(data);
-  return found.size === 1 ? [...found][0] : undefined;
+  const found = [...stringsIn(data)].filter((text) => /^https?:\/\//i.test(text) && URL.canParse(text));
+  return found.length === 1 ? found[0] : undefined;
 }
 
 Then('the HTTP status is {int}', function (this: SiteWorld, status: number) {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import type { Envelope } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
-import { parse, pointer, subsetMismatch } from '../support/json.js';
+import { parse, pointer, stringsIn, subsetMismatch } from '../support/json.js';
 import { activeDeclaration, declaredErrorCode, declaredNotImplemented, NotDeclared, NotImplemented, outputPointer } from '../../conformance/lib/declaration.js';
 import { loadTools } from '../../spec/index.js';
 import { checkableOutput, requireOutput } from '../support/declared.js';
@@ -254,15 +254,6 @@ When('the data at {string} is remembered as {string}', function (this: SiteWorld
   assert.notEqual(value, undefined, `no data at ${path}`);
   this.remembered.set(key, value);
 });
-
-/** Every distinct string of `value`, depth first (object keys excluded), at most `limit`. */
-function stringsIn(value: unknown, limit: number, found = new Set<string>()): Set<string> {
-  if (found.size >= limit) return found;
-  if (typeof value === 'string') found.add(value);
-  else if (Array.isArray(value)) for (const item of value) stringsIn(item, limit, found);
-  else if (value && typeof value === 'object') for (const item of Object.values(value)) stringsIn(item, limit, found);
-  return found;
-}
 
 // The website a call created (create_site, import_site, migrate_site_from_url). Where the answer names it is not
 // shown (§4.3): the declared pointer when there is one; else, by meaning, the one string of the answer that the

@@ -4,7 +4,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { kitAsset } from '../../conformance/lib/test-website.js';
 import type { SiteWorld } from '../support/world.js';
-import { pointer, subsetMismatch } from '../support/json.js';
+import { pointer, stringsIn, subsetMismatch } from '../support/json.js';
 import { checkableOutput } from '../support/declared.js';
 import { exportedSnapshot, importedWebsiteId, snapshotContents, type Snapshot } from '../../conformance/lib/portable-site.js';
 
@@ -15,14 +15,6 @@ Then('the site remembered as {string} is not published', async function (this: S
   assert.equal((await this.fixtures.siteState(websiteId as string)).status, 'unpublished');
 });
 
-/** Every string inside a value (keys excluded). */
-function texts(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(texts);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(texts);
-  return [];
-}
-
 // §4.3: a new site carries "the business name only (no invented services, prices, hours, testimonials)": any
 // text inside its pages' sections (content and blocks) is the business name. Read in the snapshot its export
 // answers, found by meaning (below), in the format the kit's own import_site arguments use.
@@ -31,7 +23,7 @@ Then('the sections of the PortableSiteV1 snapshot in the data carry no text but 
   const pages = Array.isArray(snapshot.pages) ? snapshot.pages : [];
   const businessName = this.resolve(expectedText);
   const sections = pages.flatMap((p) => (Array.isArray(p?.sections) ? (p.sections as { content?: unknown; blocks?: unknown }[]) : []));
-  const invented = sections.flatMap((s) => texts([s.content, s.blocks])).filter((t) => t.trim() !== '' && t.trim() !== businessName);
+  const invented = [...stringsIn(sections.map((s) => [s.content, s.blocks]))].filter((t) => t.trim() !== '' && t.trim() !== businessName);
   assert.deepEqual(invented, [], `the new site's sections carry text besides the business name "${businessName}"`);
 });
 

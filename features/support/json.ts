@@ -39,3 +39,12 @@ export function subsetMismatch(actual: unknown, expected: unknown, path = ''): s
   }
   return Object.is(actual, expected) ? undefined : `${path || '/'} is ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`;
 }
+
+/** Every distinct string of `value`, depth first (object keys excluded), at most `limit`. */
+export function stringsIn(value: unknown, limit = Infinity, found = new Set<string>()): Set<string> {
+  if (found.size >= limit) return found;
+  if (typeof value === 'string') found.add(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, limit, found);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) stringsIn(item, limit, found);
+  return found;
+}
