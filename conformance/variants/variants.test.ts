@@ -31,6 +31,14 @@ async function runVariant(args: string[], script = 'conformance/variants/run.ts'
   }
 }
 
+// What a failed assertion shows: the scenarios the run judged failed, with their reasons (the report lists them far
+// above its last lines), the lines Cucumber wrote about an error, then the run's last lines.
+function whatWentWrong(output: string): string {
+  const lines = output.split('\n');
+  const failed = lines.filter((l) => /^failed\s|Error|timed out|✖/.test(l)).slice(0, 40);
+  return [...failed, '…', output.slice(-3000)].join('\n');
+}
+
 // The runs wait on their servers most of the time: side by side, the file's longest chain is one whole suite, not
 // two. Each has its own reference and report directory, and the three through run.ts their own proxy.
 describe.concurrent('correct variants', () => {
@@ -38,17 +46,17 @@ describe.concurrent('correct variants', () => {
     // The CLI's default, Cucumber's worker threads (--parallel 2): the one whole suite of npm test that runs its
     // scenarios two at a time, as a user's default run does (the features phase runs them in the CLI's process).
     const { code, output } = await runVariant([], 'conformance/variants/run.ts', '2');
-    expect(output).toMatch(/^scenarios: \d+ passed .* 0 failed, of \d+$/m);
+    expect(output, whatWentWrong(output)).toMatch(/^scenarios: \d+ passed .* 0 failed, of \d+$/m);
     expect(output).toMatch(/not checked, not declared/);
-    expect(code, output.slice(-4000)).toBe(0);
+    expect(code, whatWentWrong(output)).toBe(0);
   }, 300_000);
 
   it('rule:kit-judges-by-source — the renamed variant passes every scenario with its own declaration (renamed codes checked)', async () => {
     const { code, output } = await runVariant(['--declared']);
-    expect(output).toMatch(/^scenarios: \d+ passed .* 0 failed, of \d+$/m);
+    expect(output, whatWentWrong(output)).toMatch(/^scenarios: \d+ passed .* 0 failed, of \d+$/m);
     // The variant moves the plan id to plan.id and declares that pointer: the plan scenarios ran, not cut short.
     expect(output).not.toMatch(/the plan id in a prepare_\* answer/);
-    expect(code, output.slice(-4000)).toBe(0);
+    expect(code, whatWentWrong(output)).toBe(0);
   }, 300_000);
 
   it('rule:kit-judges-by-source — declared checks bite: the same variant run with the reference\'s declaration fails', async () => {
@@ -67,14 +75,14 @@ describe.concurrent('correct variants', () => {
     // Every scenario that needs only the names ran to the end (none "not checked"); those of decisions the variant
     // does not adopt (pairing-field-names itself among them) are not applicable.
     const passed = /^scenarios: (\d+) passed .* 0 not checked, .* 0 failed, of \d+$/m.exec(output);
-    expect(passed, output.slice(-4000)).not.toBeNull();
+    expect(passed, whatWentWrong(output)).not.toBeNull();
     // start-poll-approve-redeem, editor refused, company-wide, admin, read-only delivery, approval page. The delivery
     // read goes to the variant's own declared address (pairing.deliveryPath): the proxy answers 404 at ours.
     expect(Number(passed![1])).toBeGreaterThanOrEqual(6);
     expect(output).not.toMatch(/the pairing field names \(declare them/);
     expect(output).not.toMatch(/where a delivery token reads the published site/);
     expect(output).toMatch(/decision not adopted: pairing-field-names/);
-    expect(code, output.slice(-4000)).toBe(0);
+    expect(code, whatWentWrong(output)).toBe(0);
   }, 300_000);
 
   // A refusal of an unknown tool is its own kind (errorCodes.unknown_tool), not the code of a missing id.
@@ -82,7 +90,7 @@ describe.concurrent('correct variants', () => {
     for (const declaration of [['--declaration', 'conformance/variants/own-unknown-tool.declaration.yaml'], []]) {
       const { code, output } = await runVariant(['--own-unknown-tool-code', ...declaration, 'features/errors.feature', 'features/activity.feature']);
       expect(output).toMatch(/\b0 failed\b/);
-      expect(code, output.slice(-4000)).toBe(0);
+      expect(code, whatWentWrong(output)).toBe(0);
     }
   }, 300_000);
 
@@ -99,9 +107,9 @@ describe.concurrent('correct variants', () => {
   it('rule:mcp-requires-bearer — the 401 scenario passes against a server whose authorization server offers no registration', async () => {
     const { code, output } = await runVariant(['--break', 'oauth-dynamic-client-registration', '--tags', '@rule:mcp-requires-bearer', 'features/auth.feature'], 'conformance/cli.ts');
     // The 401 scenarios ran to the end in every era (the OAuth discovery one is not tagged with this rule).
-    expect(output).toMatch(/^scenarios: [1-9]\d* passed/m);
+    expect(output, whatWentWrong(output)).toMatch(/^scenarios: [1-9]\d* passed/m);
     expect(output).toMatch(/\b0 failed\b/);
-    expect(code, output.slice(-4000)).toBe(0);
+    expect(code, whatWentWrong(output)).toBe(0);
   }, 300_000);
 
   it('rule:kit-judges-by-source — a declared section vocabulary is used: field names the target does not have fail the content scenarios', async () => {
