@@ -295,7 +295,7 @@ export interface Limits {
   /** User codes entered at /dashboard/connect that match no pairing of the person's workspace (rule pairing-code-guesses-throttled). */
   pairCode: { perUser: LimitWindow; perAddress: LimitWindow };
   /** What the crawler of migrate_site_from_url reads of a source website (rule migrate-crawl-work-bounded). */
-  crawl: { robotsMaxBytes: number; urlMaxCharacters: number };
+  crawl: { robotsMaxBytes: number; urlMaxCharacters: number; fetchSeconds: number; deadlineSeconds: number };
 }
 
 let limitsCache: Limits | undefined;

@@ -70,14 +70,15 @@ export function extractPage(url: string, html: string): CrawledPage & { links: s
   return page;
 }
 
-export async function crawl(start: string, options: { maxPages: number; deadlineMs: number; limits: Limits['crawl']; fetch?: Partial<SafeFetchOptions> }): Promise<CrawlResult> {
-  const fetchOptions: SafeFetchOptions = { maxBytes: 2 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, ...options.fetch };
+export async function crawl(start: string, options: { maxPages: number; limits: Limits['crawl']; fetch?: Partial<SafeFetchOptions> }): Promise<CrawlResult> {
+  const { robotsMaxBytes, urlMaxCharacters, fetchSeconds, deadlineSeconds } = options.limits;
   const origin = new URL(start).origin;
-  const deadline = Date.now() + options.deadlineMs;
-  const { robotsMaxBytes, urlMaxCharacters } = options.limits;
+  const deadline = Date.now() + deadlineSeconds * 1000;
+  // Each fetch has fetchSeconds, and none outlives the crawl's deadline (rule migrate-crawl-work-bounded).
+  const fetchOptions = (): SafeFetchOptions => ({ maxBytes: 2 * 1024 * 1024, maxRedirects: 3, ...options.fetch, timeoutMs: Math.max(1, Math.min(fetchSeconds * 1000, deadline - Date.now())) });
   let robots: RobotsTxt | undefined;
   try {
-    const res = await safeFetch(`${origin}/robots.txt`, fetchOptions);
+    const res = await safeFetch(`${origin}/robots.txt`, fetchOptions());
     // Only the first robotsMaxBytes count (RFC 9309 2.5): a rule cut in two at the end is read as it stands.
     if (res.status === 200) robots = parseRobotsTxt(res.body.subarray(0, robotsMaxBytes).toString('utf8'), USER_AGENT);
   } catch {
@@ -100,7 +101,7 @@ export async function crawl(start: string, options: { maxPages: number; deadline
       continue;
     }
     try {
-      const res = await safeFetch(url, fetchOptions);
+      const res = await safeFetch(url, fetchOptions());
       if (res.status !== 200 || !res.contentType.includes('text/html')) throw new Error(`HTTP ${res.status} ${res.contentType}`);
       const page = extractPage(res.url, res.body.toString('utf8'));
       result.pages.push(page);

@@ -2,10 +2,11 @@
 // import-site-assets-revalidated, migrate-ssrf-hardened). Every hop is re-validated: http(s) only, default
 // ports only, the host must resolve to globally routable unicast addresses only, the connection is pinned to
 // the addresses that were checked (no DNS-rebinding window), redirects are followed by hand and each target
-// checked again, bodies are capped and time-bounded.
+// checked again, bodies are capped, and the whole fetch ends within its time however slowly the source sends
+// (rule migrate-crawl-work-bounded).
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -14,7 +15,10 @@ export class UnsafeUrlError extends Error {}
 export interface FetchResult { url: string; status: number; contentType: string; body: Buffer }
 
 export interface TransportOptions {
+  /** How long the request may take in all, connection and whole body included; `signal` may end it sooner. */
   timeoutMs: number;
+  /** The fetch's own deadline: when it fires the request is destroyed, whatever is under way. */
+  signal?: AbortSignal;
   maxBytes: number;
   /** Every address checkUrl validated for the host (`address` is the first); the connection may use only these. */
   addresses?: readonly string[];
@@ -30,6 +34,7 @@ export type TransportHeaders = Pick<IncomingHttpHeaders, 'location' | 'content-t
 
 export interface SafeFetchOptions {
   maxBytes: number;
+  /** The whole fetch, from the first lookup to the last byte of the last hop's body (rule migrate-crawl-work-bounded). */
   timeoutMs: number;
   maxRedirects: number;
   /** Resolves a hostname to addresses; injectable so tests need no network. */
@@ -142,8 +147,27 @@ export async function checkUrl(raw: string, resolve: (h: string) => Promise<stri
 
 const familyOf = (address: string) => (ipaddr.IPv6.isValid(address) ? 6 : 4);
 
+// Agents of the fetcher's own, without a pool: Node's global agents go through a proxy named in the environment
+// (NODE_USE_ENV_PROXY with HTTP(S)_PROXY), which would be sent the host name and look it up again, out of reach of the
+// pinned lookup (rule migrate-ssrf-names-resolved).
+const directHttp = new HttpAgent({ keepAlive: false });
+const directHttps = new HttpsAgent({ keepAlive: false });
+
+/** The error a fetch ends with when its time is up (rule migrate-crawl-work-bounded). */
+const outOfTime = (timeoutMs: number) => new UnsafeUrlError(`no whole answer within ${timeoutMs} ms`);
+
+/** `work`, or a rejection with outOfTime as soon as `signal` fires, whichever comes first. */
+function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, timeoutMs: number): Promise<T> {
+  if (signal.aborted) return Promise.reject(outOfTime(timeoutMs));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(outOfTime(timeoutMs));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** One HTTP request to an address checkUrl validated, over a connection pinned to it: the transport unless one is given. */
-export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, maxBytes, addresses, ca }) =>
+export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, address, { timeoutMs, signal, maxBytes, addresses, ca }) =>
   new Promise((resolvePromise, reject) => {
     // Connect to the checked addresses only, while TLS and Host still use the name. Node >= 20 calls lookup
     // with { all: true } (automatic family selection) and then expects [{ address, family }]; older call forms
@@ -162,7 +186,11 @@ export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, a
       settled = true;
       reject(error);
     };
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', lookup: pinned, timeout: timeoutMs, ...(ca && url.protocol === 'https:' ? { ca: [...ca] } : {}), headers: { 'user-agent': 'site-mcp-import/0.1', accept: '*/*' } }, (res) => {
+    // The time counts from the start to the body's last byte: Node's own `timeout` is only for a silent socket, and a
+    // source sending a byte every few seconds would never trip it (rule migrate-crawl-work-bounded).
+    const deadline = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    const https = url.protocol === 'https:';
+    const req = (https ? httpsRequest : httpRequest)(url, { method: 'GET', agent: https ? directHttps : directHttp, lookup: pinned, ...(ca && url.protocol === 'https:' ? { ca: [...ca] } : {}), headers: { 'user-agent': 'site-mcp-import/0.1', accept: '*/*' } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -184,16 +212,23 @@ export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, a
       res.on('error', fail);
       res.on('close', () => fail(new UnsafeUrlError('the response was cut off')));
     });
-    req.on('timeout', () => {
-      fail(new UnsafeUrlError('timed out'));
+    const onDeadline = () => {
+      fail(outOfTime(timeoutMs));
       req.destroy();
-    });
+    };
+    if (deadline.aborted) onDeadline();
+    else deadline.addEventListener('abort', onDeadline, { once: true });
+    req.on('close', () => deadline.removeEventListener('abort', onDeadline));
     req.on('error', fail);
     req.end();
   });
 
 export async function safeFetch(raw: string, options: SafeFetchOptions): Promise<FetchResult> {
-  const resolve = options.resolve ?? systemResolve;
+  const { timeoutMs } = options;
+  // One deadline for the whole fetch: every lookup, hop and body, whatever resolver or transport does the work.
+  const signal = AbortSignal.timeout(timeoutMs);
+  const lookup = options.resolve ?? systemResolve;
+  const resolve = (hostname: string) => beforeDeadline(lookup(hostname), signal, timeoutMs);
   const transport = options.transport ?? httpTransport;
   let current = raw;
   for (let hop = 0; hop <= options.maxRedirects; hop++) {
@@ -201,7 +236,7 @@ export async function safeFetch(raw: string, options: SafeFetchOptions): Promise
     const { url, address, addresses } = await checkUrl(current, resolve, options.allowOrigins);
     // The test-only trust goes with a hop of an allowed origin alone, checked hop by hop like the rest.
     const trusted = options.allowCertificates?.length && (options.allowOrigins ?? []).some((o) => originOf(o) === url.origin);
-    const res = await transport(url, address, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, addresses, ...(trusted ? { ca: options.allowCertificates } : {}) });
+    const res = await beforeDeadline(transport(url, address, { timeoutMs, signal, maxBytes: options.maxBytes, addresses, ...(trusted ? { ca: options.allowCertificates } : {}) }), signal, timeoutMs);
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
       try {
         current = new URL(res.headers.location, url).href;

@@ -196,14 +196,14 @@ describe('the crawler (rule migrate-crawl-work-bounded)', () => {
       return { status: 200, headers: { 'content-type': url.pathname === '/robots.txt' ? 'text/plain' : 'text/html' }, body: Buffer.from(body) };
     },
   };
-  const limits = { robotsMaxBytes: 200, urlMaxCharacters: 100 };
+  const limits = { robotsMaxBytes: 200, urlMaxCharacters: 100, fetchSeconds: 5, deadlineSeconds: 10 };
 
   it('reads robots.txt up to robotsMaxBytes and ignores the rest', async () => {
     fetched.length = 0;
     pages['/robots.txt'] = `User-agent: *\nDisallow: /early\n${'#'.repeat(200)}\nDisallow: /late\n`;
     pages['/'] = '<a href="/early">e</a><a href="/late">l</a>';
     pages['/late'] = '<p>late</p>';
-    const result = await crawl('https://rosa.example/', { maxPages: 5, deadlineMs: 10_000, limits, fetch: net });
+    const result = await crawl('https://rosa.example/', { maxPages: 5, limits, fetch: net });
     expect(fetched).toEqual(['/robots.txt', '/', '/late']);
     expect(result.failed).toEqual([{ url: 'https://rosa.example/early', reason: 'disallowed by robots.txt' }]);
   });
@@ -214,7 +214,7 @@ describe('the crawler (rule migrate-crawl-work-bounded)', () => {
     const long = `/?q=${'q'.repeat(100)}`;
     pages['/'] = `<a href="${long}">long</a><a href="/ok">ok</a>`;
     pages['/ok'] = '<p>ok</p>';
-    const result = await crawl('https://rosa.example/', { maxPages: 5, deadlineMs: 10_000, limits, fetch: net });
+    const result = await crawl('https://rosa.example/', { maxPages: 5, limits, fetch: net });
     expect(fetched).toEqual(['/robots.txt', '/', '/ok']);
     expect(result.pages.map((p) => p.path)).toEqual(['/', '/ok']);
     expect(result.failed).toHaveLength(1);

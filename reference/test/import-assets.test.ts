@@ -89,7 +89,9 @@ describe('fetchAssets rule:import-site-assets-revalidated', () => {
       { assetId: expect.stringMatching(/^asset_/), key: 'doc', url: img('doc.pdf'), alt: 'Menu', kind: 'file' },
     ]);
     expect(kept[0]!.assetId).not.toBe(kept[1]!.assetId);
-    expect(calls.map((c) => c.options)).toEqual([{ maxBytes: CAP, timeoutMs: 5000, addresses: ['93.184.216.34'] }, { maxBytes: CAP, timeoutMs: 5000, addresses: ['93.184.216.34'] }]);
+    // Each fetch carries its own deadline's signal (rule migrate-crawl-work-bounded).
+    const asset = { maxBytes: CAP, timeoutMs: 5000, signal: expect.any(AbortSignal), addresses: ['93.184.216.34'] };
+    expect(calls.map((c) => c.options)).toEqual([asset, asset]);
   });
 
   it('follows at most three redirects', async () => {

@@ -47,7 +47,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   // import-checks-before-fetch); importSnapshot checks again after the crawl.
   checkImportAllowed(limits, ws, connection, args.mergeIntoWebsiteId);
   const maxPages = args.maxPages ?? 50;
-  const result = await crawl(args.url, { maxPages, deadlineMs: 60_000, limits: limits.crawl, fetch: net });
+  const result = await crawl(args.url, { maxPages, limits: limits.crawl, fetch: net });
   const [first] = result.pages;
   if (!first) {
     throw new DomainError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
