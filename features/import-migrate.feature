@@ -272,6 +272,16 @@ Feature: Import and migration
     And the data does not contain "booking-widget.example"
     And the data does not contain "PRIVATE PAGE"
 
+  @rule:migrate-crawl-time-bounded
+  Scenario: A migration from a page that never finishes in time answers within the target's time budget
+    Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"
+    And the target's limit values are known
+    When "ws" calls "migrate_site_from_url" with, waiting the target's migration time budget:
+      """
+      { "url": "{{website}}/drip/" }
+      """
+    Then the kit website was asked for "/drip/"
+
   @rule:migrate-merge-typed
   Scenario: Migrating again into the migrated site re-syncs it under the merge rules: same site, the app's edit kept
     Given "olive" has a workspace connection "ws" from "main" with scopes "site:read, content:write"

@@ -52,5 +52,5 @@ export function loadCatalogue(): Catalogue {
  * mode may take other values for them (--decision-limits), so a correct variant of the reference can prove the
  * suite never hard-codes our choices.
  */
-export const DECISION_LIMIT_KEYS = ['throttles', 'importMaxBytes', 'siteLimitByPlan', 'imageCreditCost', 'toolArguments', 'signIn', 'pairStart', 'pairCode', 'oauthRegistration'] as const;
+export const DECISION_LIMIT_KEYS = ['throttles', 'importMaxBytes', 'siteLimitByPlan', 'imageCreditCost', 'toolArguments', 'signIn', 'pairStart', 'pairCode', 'oauthRegistration', 'crawl'] as const;
 export type DecisionLimits = Partial<Pick<Limits, (typeof DECISION_LIMIT_KEYS)[number]>>;

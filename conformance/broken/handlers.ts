@@ -432,6 +432,13 @@ const SOME_PUBLIC_ADDRESS = '203.0.114.1';
 export const migrateConnectingByAnotherLookup: HandlerOf<'migrate_site_from_url'> = (ctx) =>
   handlers.migrate_site_from_url(connectingByAnotherLookup(ctx));
 
+/**
+ * migrate-crawl-time-bounded: the crawl waits for a page for as long as its source keeps sending, while the server
+ * still states its budget (the fixtures part limits answers the composed limits, which this leaves alone).
+ */
+export const migrateWithoutTimeBudget: HandlerOf<'migrate_site_from_url'> = (ctx) =>
+  handlers.migrate_site_from_url({ ...ctx, limits: { ...ctx.limits, crawl: { ...ctx.limits.crawl, fetchSeconds: 86_400, deadlineSeconds: 86_400 } } });
+
 /** migrate-ssrf-hardened: import_site fetches asset URLs at any address. */
 export const importFetchingAnyAddress: HandlerOf<'import_site'> = (ctx) =>
   handlers.import_site(fetchingAnyAddress(ctx));

@@ -113,6 +113,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   // The fetcher's address check removed: caught by the kit's loopback canaries, never by a real non-public address.
   'migrate-ssrf-hardened': { handlers: { migrate_site_from_url: broken.migrateFetchingAnyAddress, import_site: broken.importFetchingAnyAddress } },
   'migrate-ssrf-names-resolved': { handlers: { migrate_site_from_url: broken.migrateConnectingByAnotherLookup } },
+  'migrate-crawl-time-bounded': { handlers: { migrate_site_from_url: broken.migrateWithoutTimeBudget } },
   // Migration's visual capture (capture.ts): a typed draft (no browser) reported as captured; a re-sync reported as
   // captured; queued pages listed as captured; an allowance of 1000 pages instead of 20.
   'migrate-capture-then-typed': { services: (s) => ({ ...s, capture: null }), handlers: { migrate_site_from_url: capture.typedDraftCalledCaptured } },

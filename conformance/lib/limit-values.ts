@@ -1,5 +1,5 @@
 // The values of the limits §8 leaves open ("not shown": the extra throttles, the site count per plan, the import size
-// cap, and what one image costs), in the shape of the fixtures protocol's LimitValues: ours from spec/limits.json
+// cap, what one image costs) and of migrate_site_from_url's time budget (§4.3 "bounded"), in the shape of the fixtures protocol's LimitValues: ours from spec/limits.json
 // (rule limit-values, a decision), or a target's own, read through its fixtures (optional part limits).
 import { loadLimits } from '../../spec/index.js';
 import { fixturesSupport, type FixturesClient, type LimitValues } from './fixtures-client.js';
@@ -17,6 +17,7 @@ export function ourLimitValues(): LimitValues {
     importMaxBytes: { value: limits.importMaxBytes.value },
     siteLimitByPlan: Object.fromEntries(PLANS.map((plan) => [plan, limits.siteLimitByPlan[plan]!])) as LimitValues['siteLimitByPlan'],
     imageCreditCost: { value: limits.imageCreditCost.value },
+    migrationSeconds: { value: limits.crawl.deadlineSeconds },
   };
 }
 

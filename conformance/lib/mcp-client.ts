@@ -8,6 +8,7 @@
 // first), 2026-07-28 through the SDK v2 Client pinned to that revision (server/discover, the version in each
 // request's _meta, no session). Which one is the run's (SITE_MCP_PROTOCOL, set by cli.ts for each era it checks),
 // so steps and properties never name an era; both go through guardedFetch (timeouts, byte cap, transcripts).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as ClientV2, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -37,11 +38,21 @@ export interface ToolCallOutcome {
   record: ToolCallRecord;
 }
 
+const longerWait = new AsyncLocalStorage<number>();
+
 /**
  * How long the kit waits for one answer of a target (--call-timeout, SITE_MCP_CALL_TIMEOUT_MS; 30 s): under
  * Cucumber's 60 s step timeout, so a target that never answers fails its step with a sentence that names the call.
+ * Inside withCallTimeout, that call's own wait.
  */
-export const callTimeoutMs = () => Number(process.env.SITE_MCP_CALL_TIMEOUT_MS) || 30_000;
+export const callTimeoutMs = () => longerWait.getStore() ?? (Number(process.env.SITE_MCP_CALL_TIMEOUT_MS) || 30_000);
+
+/**
+ * Runs `work` with the kit waiting up to `ms` for each answer: for a call the source lets take a target's own time
+ * (a migration from a source that never finishes, rule migrate-crawl-time-bounded). Its step sets a step timeout
+ * above it.
+ */
+export const withCallTimeout = <T>(ms: number, work: () => Promise<T>): Promise<T> => longerWait.run(ms, work);
 /** The most of one answer the kit reads (10 MiB): a target that answers more fails its step, the kit's memory stays bounded. */
 export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 
@@ -127,14 +138,15 @@ export interface EraClient {
 async function connect2025(url: URL, headers: Record<string, string>): Promise<EraClient> {
   const client = new Client({ name: 'site-mcp-conformance', version: '0.1.0' });
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: recordedGuardedFetch, requestInit: { headers } }), { timeout: callTimeoutMs() });
-  const timeout = { timeout: callTimeoutMs() };
+  // Read at each call, so a call inside withCallTimeout waits as long as it says.
+  const timeout = () => ({ timeout: callTimeoutMs() });
   return {
-    callTool: (params) => client.callTool(params, undefined, timeout),
-    listTools: () => client.listTools(undefined, timeout),
-    listResources: () => client.listResources(undefined, timeout),
-    readResource: (params) => client.readResource(params, timeout),
-    listPrompts: () => client.listPrompts(undefined, timeout),
-    getPrompt: (params) => client.getPrompt(params, timeout),
+    callTool: (params) => client.callTool(params, undefined, timeout()),
+    listTools: () => client.listTools(undefined, timeout()),
+    listResources: () => client.listResources(undefined, timeout()),
+    readResource: (params) => client.readResource(params, timeout()),
+    listPrompts: () => client.listPrompts(undefined, timeout()),
+    getPrompt: (params) => client.getPrompt(params, timeout()),
     getServerVersion: () => client.getServerVersion(),
     close: () => client.close(),
   };
@@ -147,13 +159,13 @@ async function connect2025(url: URL, headers: Record<string, string>): Promise<E
 async function connect2026(url: URL, headers: Record<string, string>): Promise<EraClient> {
   const client = new ClientV2({ name: 'site-mcp-conformance', version: '0.1.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransportV2(url, { fetch: recordedGuardedFetch, requestInit: { headers } }), { timeout: callTimeoutMs() } as never);
-  const options = { timeout: callTimeoutMs(), cacheMode: 'bypass' as const };
+  const options = () => ({ timeout: callTimeoutMs(), cacheMode: 'bypass' as const });
   return {
     callTool: (params) => client.callTool(params, { timeout: callTimeoutMs() }),
-    listTools: () => client.listTools(undefined, options) as Promise<ListToolsResult>,
-    listResources: () => client.listResources(undefined, options) as Promise<ListResourcesResult>,
-    readResource: (params) => client.readResource(params, options) as Promise<ReadResourceResult>,
-    listPrompts: () => client.listPrompts(undefined, options) as Promise<ListPromptsResult>,
+    listTools: () => client.listTools(undefined, options()) as Promise<ListToolsResult>,
+    listResources: () => client.listResources(undefined, options()) as Promise<ListResourcesResult>,
+    readResource: (params) => client.readResource(params, options()) as Promise<ReadResourceResult>,
+    listPrompts: () => client.listPrompts(undefined, options()) as Promise<ListPromptsResult>,
     getPrompt: (params) => client.getPrompt(params, { timeout: callTimeoutMs() }) as Promise<GetPromptResult>,
     getServerVersion: () => client.getServerVersion(),
     close: () => client.close(),

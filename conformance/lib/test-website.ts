@@ -7,7 +7,8 @@
 // migrate-capture-then-typed, migrate-capture-queue-counted): a heading, a paragraph, a real image and a link whose words
 // ("Read our story", on /about too) sit in no heading or paragraph, so only a conversion that keeps links keeps them; /about has
 // two columns, a paragraph over several lines and its own fonts and colours; /many/ is a
-// second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it. The target is told, through the fixtures protocol, that it may fetch this
+// second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it; /drip/ is a page that
+// never finishes in time, a byte every DRIP_INTERVAL_MS (rule migrate-crawl-time-bounded). The target is told, through the fixtures protocol, that it may fetch this
 // one loopback origin in test mode (POST /test-fixtures/v1/fetch-allowlist).
 //
 // The same website is also served over https (rules portable-site-assets-carried, import-site-assets-revalidated):
@@ -42,6 +43,12 @@ export const TEST_WEBSITE = {
   /** The pages under /many/ (its index included): more than the 20-page capture allowance of §4.3. */
   manyPages: 25,
   manyHeading: (n: number) => `Loopback page ${n} of many`,
+  /**
+   * /drip/ sends its headers at once, then one byte every dripIntervalMs for dripSeconds before it ends: a socket
+   * never silent for long, an answer never whole within a target's crawl budget (rule migrate-crawl-time-bounded).
+   */
+  dripIntervalMs: 2_000,
+  dripSeconds: 300,
 };
 
 /** A 120×80 striped PNG, so a captured page shows a real image. */
@@ -169,6 +176,14 @@ export async function startTestWebsite(options: { redirectToCanary?: string } = 
     if (path === '/to-canary' && options.redirectToCanary) {
       res.writeHead(302, { 'content-type': 'text/plain', location: options.redirectToCanary });
       res.end();
+      return;
+    }
+    if (path === '/drip/') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<!doctype html><html><head><title>Drip</title></head><body><p>');
+      const until = Date.now() + TEST_WEBSITE.dripSeconds * 1000;
+      const timer = setInterval(() => (Date.now() >= until ? (clearInterval(timer), res.end('</p></body></html>')) : res.write('.')), TEST_WEBSITE.dripIntervalMs);
+      res.once('close', () => clearInterval(timer));
       return;
     }
     const found = PAGES[path];

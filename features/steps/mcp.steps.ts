@@ -2,7 +2,8 @@
 // before any assertion here. Negative scenarios assert the exact error code.
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import type { Envelope } from '../../conformance/lib/mcp-client.js';
+import { TargetFailure, withCallTimeout, type Envelope } from '../../conformance/lib/mcp-client.js';
+import { TEST_WEBSITE } from '../../conformance/lib/test-website.js';
 import type { SiteWorld } from '../support/world.js';
 import { parse, pointer, stringsIn, subsetMismatch } from '../support/json.js';
 import { activeDeclaration, declaredErrorCode, declaredNotImplemented, NotDeclared, NotImplemented, outputPointer } from '../../conformance/lib/declaration.js';
@@ -59,6 +60,25 @@ When('{string} calls {string}', async function (this: SiteWorld, name: string, t
 
 When('{string} calls {string} with:', async function (this: SiteWorld, name: string, tool: string, doc: string) {
   await call(this, name, tool, args(this, doc));
+});
+
+/** What the kit waits beyond a target's migration time budget: converting what it read, and the way back. */
+const MIGRATION_SLACK_SECONDS = 10;
+
+// Rule migrate-crawl-time-bounded: the call may take the target's own time budget (the limits part's migrationSeconds,
+// after "the target's limit values are known") and MIGRATION_SLACK_SECONDS more, not longer. A success and a tool
+// error are both answers. The step's own timeout is the kit's slow page's life, above any wait it allows.
+When("{string} calls {string} with, waiting the target's migration time budget:", { timeout: (TEST_WEBSITE.dripSeconds + 60) * 1000 }, async function (this: SiteWorld, name: string, tool: string, doc: string) {
+  const budget = this.limitValues?.migrationSeconds?.value;
+  if (budget === undefined) throw new NotDeclared("the target's migration time budget, which §4.3 does not show (serve migrationSeconds in the fixtures part limits, or adopt limit-values)");
+  const wait = budget + MIGRATION_SLACK_SECONDS;
+  if (wait >= TEST_WEBSITE.dripSeconds) throw new NotDeclared(`a migration time budget the kit can wait out: the target's ${budget} s is longer than the kit's slow page lasts (${TEST_WEBSITE.dripSeconds} s)`);
+  try {
+    await withCallTimeout(wait * 1000, () => call(this, name, tool, args(this, doc)));
+  } catch (error) {
+    if (error instanceof TargetFailure) throw new TargetFailure(`${error.message}, though the target's migration time budget is ${budget} s: a source sending a byte every ${TEST_WEBSITE.dripIntervalMs / 1000} s held the call`);
+    throw error;
+  }
 });
 
 async function repeat(world: SiteWorld, name: string, tool: string, times: number, callArgs: Record<string, unknown>) {

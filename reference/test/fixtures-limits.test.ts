@@ -53,13 +53,14 @@ describe('fixtures: limits of a server started with other decision limits (the c
 
   it('answers its own values, not ours', async () => {
     const answer: LimitValues = await test.fx.limits();
-    const { throttles, importMaxBytes, siteLimitByPlan, imageCreditCost } = otherLimits;
+    const { throttles, importMaxBytes, siteLimitByPlan, imageCreditCost, crawl } = otherLimits;
     const window = (name: string) => ({ limit: throttles![name]!.limit, windowSeconds: throttles![name]!.windowSeconds });
     expect(answer).toEqual({
       throttles: { connect_domain: window('connect_domain'), generate_image: window('generate_image'), create_site: window('create_site') },
       importMaxBytes,
       siteLimitByPlan,
       imageCreditCost,
+      migrationSeconds: { value: crawl!.deadlineSeconds },
     });
     expect(answer).not.toEqual(ourLimitValues());
   });

@@ -200,13 +200,15 @@ export function fixturesRouter(ports: FixturesPorts, secret: string, seams: Test
   // The limits §8 leaves open as this server enforces them (part limits): ports.limits is the composed one, so a
   // server started with --decision-limits, or a broken server with other limits, answers its own values.
   router.get('/limits', (ctx) => {
-    const { throttles, importMaxBytes, siteLimitByPlan, imageCreditCost } = ports.limits;
+    const { throttles, importMaxBytes, siteLimitByPlan, imageCreditCost, crawl } = ports.limits;
     const throttle = (name: 'connect_domain' | 'generate_image' | 'create_site') => ({ limit: throttles[name]!.limit, windowSeconds: throttles[name]!.windowSeconds });
     const answer: F.LimitValues = {
       throttles: { connect_domain: throttle('connect_domain'), generate_image: throttle('generate_image'), create_site: throttle('create_site') },
       importMaxBytes: { value: importMaxBytes.value },
       siteLimitByPlan: { free: siteLimitByPlan.free!, starter: siteLimitByPlan.starter!, business: siteLimitByPlan.business!, agency: siteLimitByPlan.agency! },
       imageCreditCost: { value: imageCreditCost.value },
+      // The crawl stops taking pages at its deadline, and a fetch under way ends by then (rule migrate-crawl-time-bounded).
+      migrationSeconds: { value: crawl.deadlineSeconds },
     };
     ctx.body = answer;
   });
