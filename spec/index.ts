@@ -294,6 +294,8 @@ export interface Limits {
   pairStart: { perAddress: LimitWindow; maxPending: number; maxPendingPerAddress: number; maxPendingPerOwner: number };
   /** User codes entered at /dashboard/connect that match no pairing of the person's workspace (rule pairing-code-guesses-throttled). */
   pairCode: { perUser: LimitWindow; perAddress: LimitWindow };
+  /** What one import fetches of its snapshot's assets (rules import-site-assets-revalidated, import-assets-time-bounded). */
+  importAssets: { maxAssets: number; maxBytes: number; fetchSeconds: number; totalSeconds: number };
   /** What the crawler of migrate_site_from_url reads of a source website (rule migrate-crawl-work-bounded). */
   crawl: { robotsMaxBytes: number; urlMaxCharacters: number; fetchSeconds: number; deadlineSeconds: number };
 }

@@ -14,8 +14,17 @@ import { checkSiteLimit, checkStorageQuota, storageUsed, type SiteLimits, type S
 import type { Network } from '../infra/safe-fetch.js';
 import type { Store } from '../infra/store/store.js';
 import { AssetBatch, type AssetFiles } from '../infra/store/asset-files.js';
+import { loadLimits } from '../../spec/index.js';
 
-const ASSET_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5000, maxRedirects: 3, maxAssets: 50 };
+const ASSET_LIMITS = loadLimits().importAssets;
+
+/** What one import has left for its asset fetches: its storage budget and the time its fetches must end by. */
+export interface AssetKeeping {
+  batch?: AssetBatch;
+  budget?: StorageBudget;
+  /** When the import's asset fetches must have ended (epoch ms; rule import-assets-time-bounded). */
+  until?: number;
+}
 
 /** What one import may still add to its workspace's kept copies (rule import-assets-within-storage-quota). */
 export interface StorageBudget {
@@ -31,7 +40,7 @@ const QUOTA_REASON = "over the workspace's storage quota";
  * With `batch`, each copy is the batch's until the caller settles it (rule import-refused-leaves-no-files); with
  * `budget`, no fetch may read more than the bytes the workspace has left, and each kept copy spends its size.
  */
-export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network, files?: AssetFiles, { batch, budget }: { batch?: AssetBatch; budget?: StorageBudget } = {}) {
+export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network, files?: AssetFiles, { batch, budget, until }: AssetKeeping = {}) {
   const kept: Site['draft']['assets'] = [];
   const skipped: { url: string; reason: string }[] = [];
   for (const [i, asset] of assets.entries()) {
@@ -43,10 +52,16 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, n
       skipped.push({ url: asset.url, reason: QUOTA_REASON });
       continue;
     }
+    // One import's fetches share its time: a source that answers slowly spends it once, not once per asset.
+    const timeLeft = until === undefined ? Infinity : until - Date.now();
+    if (timeLeft <= 0) {
+      skipped.push({ url: asset.url, reason: "the import's time for fetching assets ran out" });
+      continue;
+    }
     const maxBytes = budget ? Math.min(ASSET_LIMITS.maxBytes, budget.bytes) : ASSET_LIMITS.maxBytes;
     let res: Awaited<ReturnType<typeof safeFetch>>;
     try {
-      res = await safeFetch(asset.url, { ...ASSET_LIMITS, maxBytes, ...net });
+      res = await safeFetch(asset.url, { maxBytes, timeoutMs: Math.min(ASSET_LIMITS.fetchSeconds * 1000, timeLeft), maxRedirects: 3, ...net });
       if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
       if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
     } catch (error) {
@@ -89,7 +104,7 @@ function contentImages(pages: PortablePage[]): ContentImage[] {
  * one asset, and pushing the same snapshot again changes nothing: rule import-merge-three-way). Returns the pages
  * to import and the kept images, once each.
  */
-async function revalidateContentImages(pages: PortablePage[], net: Network, files: AssetFiles, keeping: { batch: AssetBatch; budget?: StorageBudget }) {
+async function revalidateContentImages(pages: PortablePage[], net: Network, files: AssetFiles, keeping: AssetKeeping) {
   const copy = structuredClone(pages);
   const images = contentImages(copy);
   const fetched = await fetchAssets(images.map(({ holder, url }, i) => ({ key: `content-image-${i}`, url, alt: typeof holder.alt === 'string' ? holder.alt : '' })), net, files, keeping);
@@ -314,7 +329,8 @@ export async function importSnapshot(
   const batch = new AssetBatch();
   let committed = false;
   try {
-    const outcome = await fetchAndCommit(services, ws, connection, snapshot, options, now, { batch, ...(budget ? { budget } : {}) });
+    const until = Date.now() + ASSET_LIMITS.totalSeconds * 1000;
+    const outcome = await fetchAndCommit(services, ws, connection, snapshot, options, now, { batch, until, ...(budget ? { budget } : {}) });
     committed = true;
     return outcome;
   } finally {
@@ -330,7 +346,7 @@ async function fetchAndCommit(
   snapshot: PortableSite,
   options: Parameters<typeof importSnapshot>[4],
   now: Date,
-  keeping: { batch: AssetBatch; budget?: StorageBudget },
+  keeping: AssetKeeping,
 ): Promise<ImportOutcome> {
   const listed = await fetchAssets(snapshot.assets ?? [], services.net, services.assetFiles, keeping);
   const inContent = await revalidateContentImages(snapshot.pages, services.net, services.assetFiles, keeping);
