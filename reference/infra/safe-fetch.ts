@@ -4,7 +4,7 @@
 // the addresses that were checked (no DNS-rebinding window), redirects are followed by hand and each target
 // checked again, bodies are capped, and the whole fetch ends within its time however slowly the source sends
 // (rule migrate-crawl-work-bounded).
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { Resolver } from 'node:dns/promises';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -65,8 +65,26 @@ export interface SafeFetchOptions {
  */
 export type Network = Pick<SafeFetchOptions, 'resolve' | 'transport' | 'allowOrigins' | 'allowCertificates'>;
 
-/** The system resolver: every address of a hostname, as getaddrinfo gives them. */
-export const systemResolve = async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+/**
+ * A resolver asking DNS servers directly (c-ares): every A and AAAA address of a hostname, [] when it has none or
+ * the servers do not answer within their time. Not getaddrinfo (dns.lookup): that holds one of libuv's four
+ * threads, which the store's file reads and writes share, for as long as a slow name server keeps it, so a caller
+ * naming hosts of a slow name server could stall every write of the server (rule migrate-crawl-work-bounded). Names
+ * that only /etc/hosts knows are not found, as a public website's never is; localhost names are loopback without
+ * asking (RFC 6761 6.3), so a test's loopback origin resolves and production refuses it as loopback.
+ */
+export function dnsResolve(servers?: readonly string[]): (hostname: string) => Promise<string[]> {
+  const resolver = new Resolver({ timeout: 2_000, tries: 2 });
+  if (servers) resolver.setServers([...servers]);
+  return async (hostname) => {
+    if (/(^|\.)localhost\.?$/i.test(hostname)) return ['127.0.0.1', '::1'];
+    const answers = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    return answers.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
+  };
+}
+
+/** The system's resolver: the name servers of /etc/resolv.conf, asked as dnsResolve asks. */
+export const systemResolve = dnsResolve();
 
 // Rule migrate-ssrf-hardened: blocks that are not globally reachable or that embed an IPv4 address (which a
 // gateway or the local stack may turn into a connection to that IPv4 address, e.g. [::127.0.0.1]). ipaddr.js

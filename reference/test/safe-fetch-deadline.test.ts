@@ -2,12 +2,14 @@
 // and goes to the checked address itself, never through a proxy named in the environment. The source here is a
 // loopback server reached through the test-only allowOrigins option; everything else is the production path.
 import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawl } from '../infra/crawler.js';
-import { safeFetch, type SafeFetchOptions } from '../infra/safe-fetch.js';
+import { dnsResolve, safeFetch, systemResolve, type SafeFetchOptions } from '../infra/safe-fetch.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -133,4 +135,31 @@ describe('rule:migrate-ssrf-names-resolved — the fetcher never goes through a 
     expect(JSON.parse(output.trim().split('\n').pop()!)).toEqual({ plain: '<p>from the proxy</p>', fetched: '<p>hello</p>' });
     expect(proxied).toEqual([`${origin}/hello`]);
   }, 30_000);
+});
+
+describe('rule:migrate-crawl-work-bounded — a slow name server holds none of the threads file writes need', () => {
+  it('answers [] for names of a server that never answers, while file reads go on', async () => {
+    // A name server that reads every question and answers none.
+    const silent = createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', () => resolve()));
+    try {
+      const resolve = dnsResolve([`127.0.0.1:${silent.address().port}`]);
+      const started = Date.now();
+      // Eight lookups at once: with getaddrinfo they would take every thread of libuv's pool (four) for their time.
+      const lookups = Promise.all(Array.from({ length: 8 }, (_, i) => resolve(`slow-${i}.example`)));
+      const readStarted = Date.now();
+      for (let i = 0; i < 5; i++) await readFile(fileURLToPath(import.meta.url));
+      expect(Date.now() - readStarted).toBeLessThan(500);
+      expect(await lookups).toEqual(Array.from({ length: 8 }, () => []));
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      silent.close();
+    }
+  }, 20_000);
+
+  it('resolves localhost names to loopback without asking, so they are refused as loopback outside a test origin', async () => {
+    expect(await systemResolve('localhost')).toEqual(['127.0.0.1', '::1']);
+    expect(await systemResolve('shop.localhost')).toEqual(['127.0.0.1', '::1']);
+    await expect(safeFetch('http://localhost/', { maxBytes: 1000, timeoutMs: 1000, maxRedirects: 0 })).rejects.toThrow(/non-public address \(127\.0\.0\.1\)/);
+  });
 });
