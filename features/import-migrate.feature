@@ -278,9 +278,9 @@ Feature: Import and migration
     And the target's limit values are known
     When "ws" calls "migrate_site_from_url" with, waiting the target's migration time budget:
       """
-      { "url": "{{website}}/drip/" }
+      { "url": "{{website}}/drip/{{random:drip}}" }
       """
-    Then the kit website was asked for "/drip/"
+    Then the kit website was asked for "/drip/{{random:drip}}"
 
   @rule:migrate-merge-typed
   Scenario: Migrating again into the migrated site re-syncs it under the merge rules: same site, the app's edit kept

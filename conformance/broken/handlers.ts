@@ -437,7 +437,7 @@ export const migrateConnectingByAnotherLookup: HandlerOf<'migrate_site_from_url'
  * still states its budget (the fixtures part limits answers the composed limits, which this leaves alone).
  */
 export const migrateWithoutTimeBudget: HandlerOf<'migrate_site_from_url'> = (ctx) =>
-  handlers.migrate_site_from_url({ ...ctx, limits: { ...ctx.limits, crawl: { ...ctx.limits.crawl, fetchSeconds: 86_400, deadlineSeconds: 86_400 } } });
+  handlers.migrate_site_from_url({ ...ctx, limits: { ...ctx.limits, crawl: { ...ctx.limits.crawl, fetchSeconds: 86_400, deadlineSeconds: 86_400, migrationSeconds: 86_400 } } });
 
 /** migrate-ssrf-hardened: import_site fetches asset URLs at any address. */
 export const importFetchingAnyAddress: HandlerOf<'import_site'> = (ctx) =>

@@ -17,7 +17,7 @@ export function ourLimitValues(): LimitValues {
     importMaxBytes: { value: limits.importMaxBytes.value },
     siteLimitByPlan: Object.fromEntries(PLANS.map((plan) => [plan, limits.siteLimitByPlan[plan]!])) as LimitValues['siteLimitByPlan'],
     imageCreditCost: { value: limits.imageCreditCost.value },
-    migrationSeconds: { value: limits.crawl.deadlineSeconds },
+    migrationSeconds: { value: limits.crawl.migrationSeconds },
   };
 }
 

@@ -62,7 +62,8 @@ export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
  * answer. Never the raw bytes: they are escaped and cut.
  */
 export class TargetFailure extends Error {
-  constructor(message: string) {
+  /** `noAnswer`: the call got no answer in time, the one failure a step that waits out a target's budget explains. */
+  constructor(message: string, readonly noAnswer = false) {
     super(message);
     this.name = 'TargetFailure';
     // The sentence is the whole report: where in the kit it was noticed helps nobody reading about their server.
@@ -111,7 +112,7 @@ export function targetFailure(call: string, error: unknown): TargetFailure | und
     const name = (e as { name?: string }).name;
     const code = (e as { code?: unknown }).code;
     if (e instanceof AnswerTooLarge) return new TargetFailure(`\`${call}\` answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; the kit stopped reading`);
-    if (name === 'TimeoutError' || (e instanceof McpError && code === ErrorCode.RequestTimeout) || (e instanceof SdkError && code === SdkErrorCode.RequestTimeout)) return new TargetFailure(`\`${call}\` got no answer within ${callTimeoutMs() / 1000} s`);
+    if (name === 'TimeoutError' || (e instanceof McpError && code === ErrorCode.RequestTimeout) || (e instanceof SdkError && code === SdkErrorCode.RequestTimeout)) return new TargetFailure(`\`${call}\` got no answer within ${callTimeoutMs() / 1000} s`, true);
     if (e instanceof SyntaxError) return new TargetFailure(`\`${call}\` answered bytes that are not JSON-RPC: ${quoted(e.message)}`);
     if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(code)) return new TargetFailure(`\`${call}\`: the target closed the connection before answering (${code})`);
   }

@@ -7,8 +7,8 @@
 // migrate-capture-then-typed, migrate-capture-queue-counted): a heading, a paragraph, a real image and a link whose words
 // ("Read our story", on /about too) sit in no heading or paragraph, so only a conversion that keeps links keeps them; /about has
 // two columns, a paragraph over several lines and its own fonts and colours; /many/ is a
-// second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it; /drip/ is a page that
-// never finishes in time, a byte every DRIP_INTERVAL_MS (rule migrate-crawl-time-bounded). The target is told, through the fixtures protocol, that it may fetch this
+// second site of exactly MANY_PAGES pages, all linked from /many/ and to nothing outside it; /drip/<anything> is a page
+// that never finishes in time, a byte every DRIP_INTERVAL_MS (rule migrate-crawl-time-bounded). The target is told, through the fixtures protocol, that it may fetch this
 // one loopback origin in test mode (POST /test-fixtures/v1/fetch-allowlist).
 //
 // The same website is also served over https (rules portable-site-assets-carried, import-site-assets-revalidated):
@@ -44,7 +44,7 @@ export const TEST_WEBSITE = {
   manyPages: 25,
   manyHeading: (n: number) => `Loopback page ${n} of many`,
   /**
-   * /drip/ sends its headers at once, then one byte every dripIntervalMs for dripSeconds before it ends: a socket
+   * /drip/<anything> sends its headers at once, then one byte every dripIntervalMs for dripSeconds before it ends: a socket
    * never silent for long, an answer never whole within a target's crawl budget (rule migrate-crawl-time-bounded).
    */
   dripIntervalMs: 2_000,
@@ -178,7 +178,7 @@ export async function startTestWebsite(options: { redirectToCanary?: string } = 
       res.end();
       return;
     }
-    if (path === '/drip/') {
+    if (path.startsWith('/drip/')) {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.write('<!doctype html><html><head><title>Drip</title></head><body><p>');
       const until = Date.now() + TEST_WEBSITE.dripSeconds * 1000;

@@ -76,6 +76,7 @@ async function websiteRequests(world: SiteWorld): Promise<string[]> {
 }
 
 Then('the kit website was asked for {string}', async function (this: SiteWorld, path: string) {
+  path = this.resolve(path);
   const requested = await websiteRequests(this);
   assert.ok(requested.includes(path), `${path} was never requested; requested: ${requested.join(', ')}`);
 });

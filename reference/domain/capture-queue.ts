@@ -6,7 +6,7 @@
 import type { Clock } from '../infra/clock.js';
 import { CaptureUnavailableError, type CaptureEngine } from '../infra/capture.js';
 import { CapturedAssets, capturedSections, slugOfPath } from './captured-page.js';
-import { fetchAssets } from './import-merge.js';
+import { assetsDeadline, fetchAssets } from './import-merge.js';
 import { AssetBatch, type AssetFiles } from '../infra/store/asset-files.js';
 import { overStorageQuota, storageUsed, type StorageLimits } from './workspace.js';
 import { toSection } from './portable-site.js';
@@ -139,7 +139,7 @@ export class CaptureQueue {
         sections = capturedSections(page.key, capture, item.siteOrigin, slugOfPath, assets);
         // Kept as copies, as an import keeps them (rule import-site-assets-revalidated: never hotlinked).
         const quota = limits?.assetStorage?.perWorkspaceBytes;
-        ({ kept } = await fetchAssets(assets.assets, net, files, { batch, ...(quota === undefined ? {} : { budget: { bytes: quota - storageUsed(doc) } }) }));
+        ({ kept } = await fetchAssets(assets.assets, net, files, { batch, until: assetsDeadline(), ...(quota === undefined ? {} : { budget: { bytes: quota - storageUsed(doc) } }) }));
         // The site's assets are keyed by id: a captured image names the asset it was kept as (images whose
         // fetch was refused are left out, as the import leaves them out).
         const idOf = new Map(kept.map((a) => [a.key, a.assetId]));

@@ -18,6 +18,9 @@ import { loadLimits } from '../../spec/index.js';
 
 const ASSET_LIMITS = loadLimits().importAssets;
 
+/** When the asset fetches of an import starting now must have ended (rule import-assets-time-bounded). */
+export const assetsDeadline = () => Date.now() + ASSET_LIMITS.totalSeconds * 1000;
+
 /** What one import has left for its asset fetches: its storage budget and the time its fetches must end by. */
 export interface AssetKeeping {
   batch?: AssetBatch;
@@ -317,6 +320,8 @@ export async function importSnapshot(
   options: {
     mergeIntoWebsiteId?: string;
     forceKeys?: string[];
+    /** When the caller's own time ends (a migration's, epoch ms): the asset fetches end by then too. */
+    until?: number;
     /** Completes a new site inside the transaction that creates it (a migration's capture status and queue). */
     completeNewSite?: (site: Site) => void;
   },
@@ -329,7 +334,7 @@ export async function importSnapshot(
   const batch = new AssetBatch();
   let committed = false;
   try {
-    const until = Date.now() + ASSET_LIMITS.totalSeconds * 1000;
+    const until = Math.min(assetsDeadline(), options.until ?? Infinity);
     const outcome = await fetchAndCommit(services, ws, connection, snapshot, options, now, { batch, until, ...(budget ? { budget } : {}) });
     committed = true;
     return outcome;

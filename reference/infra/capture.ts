@@ -47,6 +47,11 @@ export interface CaptureRequest {
   tenant?: string;
   /** A capture not started by then is refused with CaptureBusyError (the caller queues the page for later). */
   waitMs?: number;
+  /**
+   * When the capture must have ended (epoch ms; its caller's deadline, rule migrate-crawl-time-bounded): each of
+   * its steps, the document's fetch, the load and the layout, takes at most what is left, and fails past it.
+   */
+  until?: number;
 }
 
 export interface CaptureEngine {
@@ -101,7 +106,10 @@ const CHROMIUM_ARGS = [
 const READ_LAYOUT = readFileSync(fileURLToPath(new URL('./capture-layout.browser.js', import.meta.url)), 'utf8');
 
 /** One fetch of a capture: the page or one of its resources, through safeFetch with the migration's network. */
-const fetchForCapture = (url: string, net: Network, maxBytes = CAPTURE_LIMITS.maxResourceBytes) => safeFetch(url, { maxBytes, timeoutMs: 5000, maxRedirects: 3, ...net });
+const fetchForCapture = (url: string, net: Network, maxBytes = CAPTURE_LIMITS.maxResourceBytes, timeoutMs = 5000) => safeFetch(url, { maxBytes, timeoutMs, maxRedirects: 3, ...net });
+
+/** `ms`, or what is left until `until` when that is less; at least 1 ms, so a step past it fails at once. */
+const within = (ms: number, until: number | undefined) => Math.max(1, Math.min(ms, (until ?? Infinity) - Date.now()));
 
 /**
  * The page being captured: its request budget, its byte budget (what its fetches may still read, rule
@@ -207,14 +215,14 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
     idle.unref();
   };
 
-  const captureOne = async (url: string, net: Network): Promise<PageCapture> => {
+  const captureOne = async (url: string, net: Network, until?: number): Promise<PageCapture> => {
     if (closed) throw new CaptureUnavailableError('the capture engine is closed');
     if (Date.now() - failedAt < retryMs) throw new CaptureUnavailableError('no browser could be started');
     // The page is fetched first, without the browser: a source that is down, refused or answers anything but 200
     // fails here for the cost of one fetch. Handed to Chromium, each such page would cost a browser tab torn down
     // and made again, for every attempt at every queued page of a stopped website.
     const mainUrl = new URL(url).href;
-    const document = await fetchForCapture(mainUrl, net, Math.min(CAPTURE_LIMITS.maxResourceBytes, pageBytes));
+    const document = await fetchForCapture(mainUrl, net, Math.min(CAPTURE_LIMITS.maxResourceBytes, pageBytes), within(5000, until));
     if (document.status !== 200) throw new Error(`HTTP ${document.status}`);
     let b: Browser;
     try {
@@ -239,14 +247,14 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
       current.mainUrl = mainUrl;
       current.document = document;
       const page = tab.page;
-      const response = await page.goto(current.mainUrl, { waitUntil: 'load', timeout: CAPTURE_LIMITS.pageTimeoutMs });
+      const response = await page.goto(current.mainUrl, { waitUntil: 'load', timeout: within(CAPTURE_LIMITS.pageTimeoutMs, until) });
       if (!response || response.status() !== 200) throw new Error(`HTTP ${response?.status() ?? 'no answer'}`);
       const { maxBoxes, maxRegions, maxWidth, maxHeight, maxElements } = CAPTURE_LIMITS;
       // cast: READ_LAYOUT (capture-layout.browser.js) answers this shape, bounded by these limits; capturedSections clamps every number again.
       const layout = page.evaluate(`(${READ_LAYOUT.trim().replace(/;$/, '')})(${JSON.stringify({ maxBoxes, maxRegions, maxWidth, maxHeight, maxElements })})`) as Promise<Pick<PageCapture, 'width' | 'regions'>>;
       layout.catch(() => undefined); // a late answer after a time-out is dropped, never left unhandled
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the page took too long to lay out')), CAPTURE_LIMITS.layoutTimeoutMs)));
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the page took too long to lay out')), within(CAPTURE_LIMITS.layoutTimeoutMs, until))));
       // On time-out the catch below closes the tab, which ends the evaluation too.
       const { width, regions } = await Promise.race([layout, late]).finally(() => clearTimeout(timer));
       return { url: current.mainUrl, width, regions };
@@ -266,7 +274,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
     capture(url, net, request = {}) {
       // One page at a time (Chromium is the heaviest thing this server runs), taken from the workspaces in turn;
       // a caller that will not wait longer than waitMs gets CaptureBusyError, nothing fetched.
-      return queue.run(request.tenant ?? '', () => captureOne(url, net), request.waitMs === undefined ? {} : { waitMs: request.waitMs }).catch((error: unknown) => {
+      return queue.run(request.tenant ?? '', () => captureOne(url, net, request.until), request.waitMs === undefined ? {} : { waitMs: request.waitMs }).catch((error: unknown) => {
         throw error instanceof QueueWaitError ? new CaptureBusyError(`the capture browser was busy for ${request.waitMs} ms`) : error;
       });
     },

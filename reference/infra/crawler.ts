@@ -70,10 +70,11 @@ export function extractPage(url: string, html: string): CrawledPage & { links: s
   return page;
 }
 
-export async function crawl(start: string, options: { maxPages: number; limits: Limits['crawl']; fetch?: Partial<SafeFetchOptions> }): Promise<CrawlResult> {
+export async function crawl(start: string, options: { maxPages: number; limits: Limits['crawl']; fetch?: Partial<SafeFetchOptions>; until?: number }): Promise<CrawlResult> {
   const { robotsMaxBytes, urlMaxCharacters, fetchSeconds, deadlineSeconds } = options.limits;
   const origin = new URL(start).origin;
-  const deadline = Date.now() + deadlineSeconds * 1000;
+  // Its own deadline, or the migration's when that comes first (rule migrate-crawl-time-bounded).
+  const deadline = Math.min(Date.now() + deadlineSeconds * 1000, options.until ?? Infinity);
   // Each fetch has fetchSeconds, and none outlives the crawl's deadline (rule migrate-crawl-work-bounded).
   const fetchOptions = (): SafeFetchOptions => ({ maxBytes: 2 * 1024 * 1024, maxRedirects: 3, ...options.fetch, timeoutMs: Math.max(1, Math.min(fetchSeconds * 1000, deadline - Date.now())) });
   let robots: RobotsTxt | undefined;

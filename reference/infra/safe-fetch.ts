@@ -12,6 +12,9 @@ import ipaddr from 'ipaddr.js';
 
 export class UnsafeUrlError extends Error {}
 
+/** A fetch, or a step of its caller, that ran out of its time (rule migrate-crawl-work-bounded). */
+export class OutOfTimeError extends UnsafeUrlError {}
+
 export interface FetchResult { url: string; status: number; contentType: string; body: Buffer }
 
 export interface TransportOptions {
@@ -44,8 +47,8 @@ export interface SafeFetchOptions {
   /**
    * TEST ONLY — never set by production callers (import_site, migrate_site_from_url) nor by server config.
    * Origins such as `http://localhost:43123` whose URLs skip exactly two checks: the public-address check and
-   * the default-port check, so a test can exercise the real path (real DNS through the default resolver, the
-   * pinned transport, per-hop redirect re-checks, caps) against a loopback server. Scheme and credential checks
+   * the default-port check, so a test can exercise the real path (the default resolver, which answers localhost
+   * names itself, the pinned transport, per-hop redirect re-checks, caps) against a loopback server. Scheme and credential checks
    * still apply, and a redirect from an allowed origin to any other origin is checked normally
    * (rule migrate-ssrf-hardened).
    */
@@ -155,7 +158,13 @@ export async function checkUrl(raw: string, resolve: (h: string) => Promise<stri
   const allowed = allowOrigins.some((o) => originOf(o) === url.origin);
   if (!allowed && url.port && url.port !== '80' && url.port !== '443') throw new UnsafeUrlError('only the default ports are allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = ipaddr.isValid(host) ? [host] : await resolve(host).catch(() => []);
+  // A lookup that fails finds nothing; one that ran out of time says so.
+  const addresses = ipaddr.isValid(host)
+    ? [host]
+    : await resolve(host).catch((error: unknown) => {
+        if (error instanceof OutOfTimeError) throw error;
+        return [];
+      });
   const [address] = addresses;
   if (address === undefined) throw new UnsafeUrlError('the host does not resolve');
   const bad = allowed ? undefined : addresses.find((a) => !isPublicAddress(a));
@@ -172,7 +181,7 @@ const directHttp = new HttpAgent({ keepAlive: false });
 const directHttps = new HttpsAgent({ keepAlive: false });
 
 /** The error a fetch ends with when its time is up (rule migrate-crawl-work-bounded). */
-const outOfTime = (timeoutMs: number) => new UnsafeUrlError(`no whole answer within ${timeoutMs} ms`);
+const outOfTime = (timeoutMs: number) => new OutOfTimeError(`no whole answer within ${timeoutMs} ms`);
 
 /** `work`, or a rejection with outOfTime as soon as `signal` fires, whichever comes first. */
 function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, timeoutMs: number): Promise<T> {
@@ -240,6 +249,9 @@ export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, a
     req.on('error', fail);
     req.end();
   });
+
+/** `work`, or an OutOfTimeError once `ms` have passed, whichever comes first (a step of a caller with a deadline). */
+export const withinTime = <T>(work: Promise<T>, ms: number): Promise<T> => beforeDeadline(work, AbortSignal.timeout(Math.max(1, ms)), Math.max(1, ms));
 
 export async function safeFetch(raw: string, options: SafeFetchOptions): Promise<FetchResult> {
   const { timeoutMs } = options;

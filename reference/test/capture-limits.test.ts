@@ -123,8 +123,10 @@ describe('a migration while the capture browser is busy (rule capture-fair-betwe
       expect(envelope.data.pagesAwaitingCapture).toBe(envelope.data.pagesFetched);
       expect(envelope.data.actionsRequired.join(' ')).toMatch(/capture browser was busy/);
       // One refused request, not one per page: the rest were queued without waiting again.
-      expect(requests).toEqual([{ tenant: mcp.workspaceId, waitMs: expect.any(Number) }]);
+      // Each capture carries the migration's deadline too (rule migrate-crawl-time-bounded).
+      expect(requests).toEqual([{ tenant: mcp.workspaceId, waitMs: expect.any(Number), until: expect.any(Number) }]);
       expect(requests[0]!.waitMs).toBeLessThanOrEqual(loadLimits().capture.waitSeconds * 1000);
+      expect(requests[0]!.until! - Date.now()).toBeLessThanOrEqual(loadLimits().crawl.migrationSeconds * 1000);
     } finally {
       await mcp.client.close();
       await test.stop();

@@ -196,7 +196,7 @@ describe('the crawler (rule migrate-crawl-work-bounded)', () => {
       return { status: 200, headers: { 'content-type': url.pathname === '/robots.txt' ? 'text/plain' : 'text/html' }, body: Buffer.from(body) };
     },
   };
-  const limits = { robotsMaxBytes: 200, urlMaxCharacters: 100, fetchSeconds: 5, deadlineSeconds: 10 };
+  const limits = { robotsMaxBytes: 200, urlMaxCharacters: 100, fetchSeconds: 5, deadlineSeconds: 10, migrationSeconds: 20 };
 
   it('reads robots.txt up to robotsMaxBytes and ignores the rest', async () => {
     fetched.length = 0;

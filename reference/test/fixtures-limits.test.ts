@@ -60,7 +60,7 @@ describe('fixtures: limits of a server started with other decision limits (the c
       importMaxBytes,
       siteLimitByPlan,
       imageCreditCost,
-      migrationSeconds: { value: crawl!.deadlineSeconds },
+      migrationSeconds: { value: crawl!.migrationSeconds },
     });
     expect(answer).not.toEqual(ourLimitValues());
   });

@@ -207,8 +207,8 @@ export function fixturesRouter(ports: FixturesPorts, secret: string, seams: Test
       importMaxBytes: { value: importMaxBytes.value },
       siteLimitByPlan: { free: siteLimitByPlan.free!, starter: siteLimitByPlan.starter!, business: siteLimitByPlan.business!, agency: siteLimitByPlan.agency! },
       imageCreditCost: { value: imageCreditCost.value },
-      // The crawl stops taking pages at its deadline, and a fetch under way ends by then (rule migrate-crawl-time-bounded).
-      migrationSeconds: { value: crawl.deadlineSeconds },
+      // The whole call ends within it, each step taking at most what is left (rule migrate-crawl-time-bounded).
+      migrationSeconds: { value: crawl.migrationSeconds },
     };
     ctx.body = answer;
   });

@@ -8,7 +8,7 @@
 // than reporting a clean success (rule migrate-result-relayed).
 import { DomainError } from '../domain/errors.js';
 import { crawl, type CrawledPage } from '../infra/crawler.js';
-import { checkUrl, systemResolve, UnsafeUrlError } from '../infra/safe-fetch.js';
+import { checkUrl, systemResolve, UnsafeUrlError, withinTime } from '../infra/safe-fetch.js';
 import { checkImportAllowed, importSnapshot } from '../domain/import-merge.js';
 import type { PortablePage, PortableSite } from '../domain/portable-site.js';
 import { CaptureBusyError, CaptureUnavailableError } from '../infra/capture.js';
@@ -19,8 +19,6 @@ import { defineTool } from './types.js';
 
 const slugOf = (path: string, i: number) => slugOfPath(path) || `page-${i}`;
 const plain = (s: string, max: number) => s.replace(/[<>]/g, '').slice(0, max);
-/** How long one migration may spend capturing; pages it has no time for wait in the capture queue. */
-const CAPTURE_DEADLINE_MS = 60_000;
 
 /** The typed path: a hero from the first heading, then text sections, then a gallery of the page's images. */
 export function toTypedPage(page: CrawledPage, i: number): PortablePage {
@@ -36,9 +34,13 @@ export function toTypedPage(page: CrawledPage, i: number): PortablePage {
 }
 
 const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args, store, net, assetFiles, limits, capture, captureQueue, baseUrl, ws, connection, note, now }) => {
+  // The whole call ends within limits.crawl.migrationSeconds, each step taking at most what is left of it: the
+  // address check, the crawl, the captures and the asset fetches (rule migrate-crawl-time-bounded). Pages it has no
+  // time to capture wait in the capture queue.
+  const until = Date.now() + limits.crawl.migrationSeconds * 1000;
   try {
     // The network is a service (services.ts): the real one, or a test's fake web (no public network in tests).
-    await checkUrl(args.url, net.resolve ?? systemResolve, net.allowOrigins);
+    await withinTime(checkUrl(args.url, net.resolve ?? systemResolve, net.allowOrigins), until - Date.now());
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw new DomainError('validation_failed', `That address cannot be migrated: ${error.message}.`, { issues: [{ path: '/url', message: error.message }] });
     throw error;
@@ -47,7 +49,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   // import-checks-before-fetch); importSnapshot checks again after the crawl.
   checkImportAllowed(limits, ws, connection, args.mergeIntoWebsiteId);
   const maxPages = args.maxPages ?? 50;
-  const result = await crawl(args.url, { maxPages, limits: limits.crawl, fetch: net });
+  const result = await crawl(args.url, { maxPages, limits: limits.crawl, fetch: net, until });
   const [first] = result.pages;
   if (!first) {
     throw new DomainError('operation_failed', `No page of ${args.url} could be read (${result.failed[0]?.reason ?? 'no pages'}). Nothing was created.`);
@@ -65,7 +67,6 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   const assets = new CapturedAssets();
   const status = new Map<string, NonNullable<Page['capture']>>();
   const queue: CaptureQueueItem[] = [];
-  const deadline = Date.now() + CAPTURE_DEADLINE_MS;
   let captureFailed = 0;
   let browserBusy = false;
   let capturedCount = 0;
@@ -74,7 +75,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
     if (!captureAvailable || !engine) {
       status.set(typed.key, 'typed');
       pages.push(typed);
-    } else if (capturedCount >= allowance || Date.now() > deadline || browserBusy) {
+    } else if (capturedCount >= allowance || Date.now() >= until || browserBusy) {
       // Beyond the allowance (or out of time): typed now, captured later by the queue (rule migrate-capture-allowance).
       status.set(typed.key, 'queued');
       queue.push({ pageKey: typed.key, url: page.url, siteOrigin, queuedAt: now.toISOString(), attempts: 0 });
@@ -83,8 +84,8 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
       try {
         // Served in turn with other workspaces' captures, and waited for no longer than capture.waitSeconds nor
         // past this migration's deadline (rule capture-fair-between-workspaces).
-        const waitMs = Math.max(0, Math.min(limits.capture.waitSeconds * 1000, deadline - Date.now()));
-        const withRegions = withCapture(typed, await engine.capture(page.url, net, { tenant: ws.id, waitMs }), siteOrigin, assets);
+        const waitMs = Math.max(0, Math.min(limits.capture.waitSeconds * 1000, until - Date.now()));
+        const withRegions = withCapture(typed, await engine.capture(page.url, net, { tenant: ws.id, waitMs, until }), siteOrigin, assets);
         status.set(typed.key, withRegions ? 'captured' : 'typed');
         if (withRegions) capturedCount++;
         pages.push(withRegions ?? typed);
@@ -114,6 +115,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
     snapshot,
     {
       mergeIntoWebsiteId: args.mergeIntoWebsiteId,
+      until,
       completeNewSite: (site) => {
         for (const p of site.draft.pages) p.capture = status.get(p.key) ?? 'typed';
         if (queue.length > 0) site.captureQueue = queue;
