@@ -42,14 +42,19 @@ export async function approveAs(ports: Pick<PairingPorts, 'store' | 'pairings' |
   ports.pairings.bind(pairing, wsId);
   let granted: Pairing['grant'];
   try {
-    return await ports.store.transact(wsId, (ws, tx) => {
+    const result = await ports.store.transact(wsId, (ws, tx) => {
       const result = approvePairing(ws, pairing, input, ports.clock.now(ws.id));
       granted = pairing.grant;
       // Findable in the same commit as the connection or delivery token (rule store-lookups-with-document).
       if (result.connection) indexConnection(tx, result.connection, wsId);
-      if (result.deliveryTokenHash) tx.index('delivery', result.deliveryTokenHash, `${wsId} ${pairing.grant!.websiteId}`);
+      if (result.deliveryTokenHash) tx.index('delivery', result.deliveryTokenHash, `${wsId} ${granted!.websiteId}`);
+      // No poll hands out the token before the connection it names is stored: until the commit is done the
+      // pairing reads as pending (Pairings.poll).
+      pairing.grant = undefined;
       return result;
     });
+    pairing.grant = granted;
+    return result;
   } catch (error) {
     // approvePairing marks the pairing approved as it decides, which keeps a second approval out; when the write
     // then fails, nothing was stored (§7.3), so the pairing is pending again and no poll hands out a token that

@@ -56,6 +56,11 @@ function pairingsFull(retryAfterSeconds: number): DomainError {
 }
 
 const LIFETIME_MS = 10 * 60_000;
+/**
+ * How long a pairing whose story is over (denied, or its token handed out) is kept so its tool's next poll can still
+ * tell what became of it, before it is forgotten (rule pairings-capacity-per-owner).
+ */
+export const DECIDED_KEPT_MS = 60_000;
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -124,22 +129,23 @@ export class Pairings {
   findFor(userCode: string, workspaceId: string, nowMs = Date.now()): Pairing | undefined {
     const pairing = this.find(userCode, nowMs);
     if (!pairing) return undefined;
-    this.bind(pairing, workspaceId);
+    this.bind(pairing, workspaceId, nowMs);
     return pairing.workspaceId === workspaceId ? pairing : undefined;
   }
 
   /**
    * Binds an unbound pairing to `workspaceId` (rule pairing-bound-to-first-workspace): it then counts for that
    * workspace, not for the address that started it, and is never pushed out. A workspace holds at most
-   * maxPendingPerOwner bound pairings still pending (rule pairings-capacity-per-owner), so a signed-in person cannot
-   * make the process keep more than that for them. A pairing bound already is left as it is.
+   * maxPendingPerOwner bound pairings, decided or not, while the process holds them (rule pairings-capacity-per-owner):
+   * a decided one is memory too, so a signed-in person who opens and denies codes in a loop cannot make the process
+   * keep more than that for them. A decided one is kept DECIDED_KEPT_MS only. A pairing bound already is left as it is.
    */
-  bind(pairing: Pairing, workspaceId: string): void {
+  bind(pairing: Pairing, workspaceId: string, nowMs = Date.now()): void {
     if (pairing.workspaceId !== undefined) return;
-    let bound = 0;
-    for (const held of this.#byUserCode.values()) if (held.workspaceId === workspaceId && held.status === 'pending') bound++;
-    if (bound >= this.#capacity.maxPendingPerOwner) {
-      throw new DomainError('pairing_capacity', `Your company already has ${bound} pairings waiting for approval: approve or deny one of them first.`, { retryAfterSeconds: 60 });
+    const bound = [...this.#byUserCode.values()].filter((held) => held.workspaceId === workspaceId);
+    if (bound.length >= this.#capacity.maxPendingPerOwner) {
+      const wait = this.#secondsUntilFirstExpires(bound, nowMs);
+      throw new DomainError('pairing_capacity', `Your company already holds ${bound.length} pairings, the most it may: approve or deny the ones waiting, or retry after ${wait} seconds.`, { retryAfterSeconds: wait });
     }
     // It leaves its address's share at that address's next count (#unboundOf), as one bound by approvePairing does.
     pairing.workspaceId = workspaceId;
@@ -152,22 +158,34 @@ export class Pairings {
     return { pairings: this.#byUserCode.size, addresses: this.#unboundByAddress.size };
   }
 
-  /** The poll: pending until decided; the token exactly once; then redeemed. */
+  /**
+   * The poll: pending until decided; the token exactly once; then redeemed. An approval whose connection is not
+   * stored yet (its grant is set only once the commit is done, api/pairing.ts) still reads as pending.
+   */
   poll(deviceCode: string, nowMs = Date.now()) {
     this.#sweep(nowMs);
     const pairing = this.#byDevice.get(hash(deviceCode));
     if (!pairing) return { status: 'expired' as const };
+    if (pairing.status === 'approved' && !pairing.grant) return { status: 'pending' as const };
     if (pairing.status === 'approved' && pairing.grant) {
       const grant = pairing.grant;
       pairing.grant = undefined;
       pairing.status = 'redeemed';
+      this.#decided(pairing, nowMs);
       return { status: 'approved' as const, ...grant };
     }
     return { status: pairing.status };
   }
 
-  deny(pairing: Pairing): void {
-    if (pairing.status === 'pending') pairing.status = 'denied';
+  deny(pairing: Pairing, nowMs = Date.now()): void {
+    if (pairing.status !== 'pending') return;
+    pairing.status = 'denied';
+    this.#decided(pairing, nowMs);
+  }
+
+  /** A pairing whose story is over is kept DECIDED_KEPT_MS more at most, then swept. */
+  #decided(pairing: Pairing, nowMs: number): void {
+    pairing.expiresAt = Math.min(pairing.expiresAt, nowMs + DECIDED_KEPT_MS);
   }
 
   #sweep(nowMs: number): void {
@@ -195,10 +213,12 @@ export class Pairings {
     return this.#unboundByAddress.get(address);
   }
 
-  /** Seconds until the first of `pairings` (the oldest: sets and maps keep insertion order) expires; 1 for none. */
+  /** Seconds until the first of `pairings` to expire does; 1 for none. */
   #secondsUntilFirstExpires(pairings: Iterable<Pairing>, nowMs: number): number {
-    const first = firstOf(pairings);
-    return first ? Math.max(1, Math.ceil((first.expiresAt - nowMs) / 1000)) : 1;
+    // Not the oldest: a decided pairing is kept a shorter time (DECIDED_KEPT_MS).
+    let first = Number.POSITIVE_INFINITY;
+    for (const pairing of pairings) first = Math.min(first, pairing.expiresAt);
+    return Number.isFinite(first) ? Math.max(1, Math.ceil((first - nowMs) / 1000)) : 1;
   }
 }
 

@@ -3,7 +3,7 @@
 // addresses could fill it and every owner's CLI pairing would be refused until their pairings expired.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../catalogue.js';
-import { claimPairing, Pairings } from '../domain/pairing.js';
+import { claimPairing, DECIDED_KEPT_MS, Pairings } from '../domain/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 
@@ -87,18 +87,45 @@ describe('pairing capacity', () => {
     expect(pairings.counts(2_000 + 10 * 60_000)).toEqual({ pairings: 0, addresses: 0 });
   });
 
-  it('rule:pairings-capacity-per-owner — a company holds at most its share of bound pairings awaiting approval', () => {
+  it('rule:pairings-capacity-per-owner — a company holds at most its share of bound pairings, decided or not', () => {
     const pairings = new Pairings({ maxPendingPerOwner: 2 });
     const [a, b, c] = [1, 2, 3].map((i) => pairings.start(read, 1_000, `192.0.2.${i}`).pairing);
     expect(pairings.findFor(a!.userCode, 'ws_1', 1_000)).toBe(a);
     expect(pairings.findFor(b!.userCode, 'ws_1', 1_000)).toBe(b);
     const full = refusal(() => pairings.findFor(c!.userCode, 'ws_1', 1_000));
-    expect(full).toMatchObject({ code: 'pairing_capacity', details: { retryAfterSeconds: 60 } });
-    expect(full.message).toMatch(/already has 2 pairings waiting/);
-    // Another company is unaffected, and a decided pairing frees its place.
+    expect(full).toMatchObject({ code: 'pairing_capacity', details: { retryAfterSeconds: 600 } });
+    expect(full.message).toMatch(/already holds 2 pairings/);
+    // Another company is unaffected.
     expect(pairings.findFor(c!.userCode, 'ws_2', 1_000)).toBe(c);
-    pairings.deny(a!);
-    const d = pairings.start(read, 1_000, '192.0.2.4').pairing;
-    expect(pairings.findFor(d.userCode, 'ws_1', 1_000)).toBe(d);
+    // A denied pairing is held DECIDED_KEPT_MS more, for its tool's poll, and keeps its place until then.
+    pairings.deny(a!, 2_000);
+    const d = pairings.start(read, 2_000, '192.0.2.4').pairing;
+    expect(refusal(() => pairings.findFor(d.userCode, 'ws_1', 2_000))).toMatchObject({ code: 'pairing_capacity', details: { retryAfterSeconds: DECIDED_KEPT_MS / 1000 } });
+    expect(pairings.findFor(d.userCode, 'ws_1', 2_000 + DECIDED_KEPT_MS)).toBe(d);
+  });
+
+  it('rule:pairings-capacity-per-owner — opening and denying codes in a loop holds no more than the share', () => {
+    // The reported attack: one signed-in person starts a pairing from one of many addresses, opens its code and
+    // denies it, again and again; every denied pairing used to stay held, bound and never pushed out, for its whole
+    // lifetime, until 5,000 of them refused every start of every owner.
+    const pairings = new Pairings({ maxPending: 1_000, maxPendingPerAddress: 5, maxPendingPerOwner: 3 });
+    let refused = 0;
+    for (let i = 0; i < 200; i++) {
+      const { pairing } = pairings.start(read, 10_000, `198.51.100.${i}`);
+      try {
+        pairings.deny(pairings.findFor(pairing.userCode, 'ws_attacker', 10_000)!, 10_000);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'pairing_capacity') throw error;
+        refused++;
+      }
+    }
+    // Three were bound and denied; every later code could not be opened by that company (it stays unbound, at its
+    // address's share, and may be pushed out by a flood).
+    expect(refused).toBe(197);
+    // Another company binds as before; a minute later the three denied ones are gone and the first company may again.
+    const other = pairings.start(read, 10_000, '203.0.113.1').pairing;
+    expect(pairings.findFor(other.userCode, 'ws_other', 10_000)).toBe(other);
+    const later = pairings.start(read, 10_000, '203.0.113.2').pairing;
+    expect(pairings.findFor(later.userCode, 'ws_attacker', 10_000 + DECIDED_KEPT_MS)).toBe(later);
   });
 });

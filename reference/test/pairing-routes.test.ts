@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, SCOPE_GRANTS } from '../domain/scopes.js';
 import { approveAs } from '../api/pairing.js';
+import { Pairings } from '../domain/pairing.js';
 import type { WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { startTestServer, type TestServer, signInCookie, appPage } from './harness.js';
 
@@ -231,5 +232,32 @@ describe('approveAs', () => {
     await approveAs(parts, parts.pairings.find(approved.userCode)!, olive);
     await expect(approveAs(parts, parts.pairings.find(approved.userCode)!, olive)).rejects.toMatchObject({ code: 'conflict', message: 'This pairing is approved.' });
     expect(await poll(approved.deviceCode)).toMatchObject({ status: 'approved', kind: 'connection', scopes: ['site:read'] });
+  });
+
+  it('no poll hands out the token before the connection it names is stored: until the commit, the pairing reads as pending', async () => {
+    const parts = test.server.parts;
+    const olive = { userId: world.users.olive!.userId, websiteId: world.sites.main!.websiteId, scopes: ['site:read'] };
+    // A pool of its own: this file's company holds its share of pairings already (rule pairings-capacity-per-owner).
+    const pairings = new Pairings();
+    const { pairing, deviceCode } = pairings.start({ scopes: ['site:read'] });
+    // The commit is held open while the tool polls: the decision is made in the transaction, not yet stored.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let polledMeanwhile: unknown;
+    const store = {
+      lookupDirectory: parts.store.lookupDirectory.bind(parts.store),
+      transact: (async (wsId: string, work: (...args: never[]) => unknown) => {
+        const result = await parts.store.transact(wsId, work as never);
+        polledMeanwhile = pairings.poll(deviceCode);
+        await held;
+        return result;
+      }) as typeof parts.store.transact,
+    } as typeof parts.store;
+    const approving = approveAs({ ...parts, store, pairings }, pairing, olive);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await approving;
+    expect(polledMeanwhile).toEqual({ status: 'pending' });
+    expect(pairings.poll(deviceCode)).toMatchObject({ status: 'approved', kind: 'connection' });
   });
 });
