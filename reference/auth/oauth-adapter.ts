@@ -56,6 +56,8 @@ export interface OidcState {
    * which they are whenever the provider has found the client it is answering for.
    */
   clientVerified(clientId: string): boolean;
+  /** How many sign-ins in flight (Interaction records not expired) are held: each authorization request makes one. */
+  liveInteractions(): Promise<number>;
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -290,6 +292,12 @@ export async function openOidcState(dataDir: string, options: OidcStateOptions):
     clientVerified: (clientId) => {
       const entry = clients?.index.get(clientId);
       return entry !== undefined && entry.expiresAt === undefined;
+    },
+    liveInteractions: async () => {
+      const at = now();
+      let live = 0;
+      for (const entry of (await recordsOf('Interaction')).index.values()) if (entry.expiresAt === undefined || entry.expiresAt > at) live++;
+      return live;
     },
     sweep: async () => {
       let removed = 0;

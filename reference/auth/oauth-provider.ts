@@ -22,7 +22,7 @@ import { safeFetch } from '../infra/safe-fetch.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
 import type { Network } from '../infra/safe-fetch.js';
 import { openOidcState, persistentKeys } from './oauth-adapter.js';
-import { REGISTRATION_PATH, registrationAdmission } from './oauth-registration.js';
+import { authorizationAdmission, REGISTRATION_PATH, registrationAdmission } from './oauth-registration.js';
 import type { Context } from 'koa';
 import { appSecurityHeaders, message } from '../web/render.js';
 
@@ -155,6 +155,7 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
   });
   // Before the provider's own routes, so a refused registration is never read.
   provider.use(registrationAdmission(admission.limiter, registration));
+  provider.use(authorizationAdmission(admission.limiter, admission.limits.oauthAuthorization, () => state.liveInteractions()));
   // An authorization error goes back to the client's redirect URI only for a client that has redeemed a code (rule
   // oauth-no-error-redirect-unverified-client). Registration is open to anyone, so otherwise a link to /oidc/auth
   // with a deliberate error would send a browser to any address its author registered: an open redirect (RFC 9700

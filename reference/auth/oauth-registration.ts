@@ -17,6 +17,31 @@ function refuse(ctx: Context, status: number, error: string, description: string
   ctx.body = { error, error_description: description };
 }
 
+/** The authorization endpoint inside the provider's app (its default `routes.authorization`, mounted under /oidc). */
+export const AUTHORIZATION_PATH = '/auth';
+
+/**
+ * Admission to the authorization endpoint (rule oauth-authorization-requests-bounded): oidc-provider writes a sign-in
+ * in flight (an Interaction record, kept 10 minutes) for every request naming a known client, and asks for no account
+ * first. Counted per client address, and refused while the server holds maxInteractions of them, before the provider
+ * reads anything, so a flood of links costs neither disk nor memory beyond that.
+ */
+export function authorizationAdmission(limiter: SlidingWindowLimiter, limits: Limits['oauthAuthorization'], liveInteractions: () => Promise<number>, now: () => number = Date.now): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== AUTHORIZATION_PATH && !ctx.path.startsWith(`${AUTHORIZATION_PATH}/`)) return next();
+    const refused = limiter.take([{ key: `oauth-authorization:address:${clientAddress(ctx)}`, window: limits.perAddress }], now());
+    if (refused) {
+      ctx.set('retry-after', String(refused.retryAfterSeconds));
+      return refuse(ctx, 429, 'rate_limited', `Too many authorization requests from this address: ${limits.perAddress.limit} per ${limits.perAddress.windowSeconds} seconds. Retry after ${refused.retryAfterSeconds} seconds.`);
+    }
+    if ((await liveInteractions()) >= limits.maxInteractions) {
+      ctx.set('retry-after', '60');
+      return refuse(ctx, 503, 'temporarily_unavailable', 'Too many sign-ins are in progress right now. Retry in a minute.');
+    }
+    return next();
+  };
+}
+
 export function registrationAdmission(limiter: SlidingWindowLimiter, limits: Limits['oauthRegistration'], now: () => number = Date.now): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== REGISTRATION_PATH) return next();

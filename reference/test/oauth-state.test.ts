@@ -13,6 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdapterPayload } from 'oidc-provider';
 import { limits } from '../catalogue.js';
 import { openOidcState } from '../auth/oauth-adapter.js';
+import { authorizationAdmission } from '../auth/oauth-registration.js';
+import { SlidingWindowLimiter } from '../domain/rate-limit.js';
+import Koa from 'koa';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 
 const registration = limits.oauthRegistration;
@@ -36,15 +41,39 @@ async function register(from: string, body: string) {
   return { ...answer, json: JSON.parse(answer.text || '{}') as { client_id?: string; error?: string; error_description?: string } };
 }
 
-/** An authorization request for `clientId`, as a browser sends it: the provider stores an interaction. */
-async function authorize(clientId: string): Promise<number> {
+let authorizations = 0;
+/**
+ * An authorization request for `clientId`, as a browser sends it: the provider stores an interaction. From `from`, or
+ * else from a loopback address of its own for every fifty, so that no address reaches its allowance (rule
+ * oauth-authorization-requests-bounded). Answers the status, and Retry-After and the body's error when refused.
+ */
+async function authorize(clientId: string, from = `127.68.${Math.floor(authorizations / 50 / 250)}.${1 + (Math.floor(authorizations / 50) % 250)}`): Promise<number> {
+  return (await authorizeAnswer(clientId, from)).status;
+}
+
+async function authorizeAnswer(clientId: string, from: string): Promise<{ status: number; retryAfter?: string; error?: string }> {
+  authorizations++;
   const auth = new URL(`${test.url}/oidc/auth`);
   const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
   const query = { client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid site:read', code_challenge: challenge, code_challenge_method: 'S256' };
   for (const [k, v] of Object.entries(query)) auth.searchParams.set(k, v);
-  const res = await fetch(auth, { redirect: 'manual' });
-  await res.arrayBuffer();
-  return res.status;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: auth.hostname, port: auth.port, path: `${auth.pathname}${auth.search}`, method: 'GET', localAddress: from }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d));
+      res.on('end', () => {
+        let error: string | undefined;
+        try {
+          error = (JSON.parse(body) as { error?: string }).error;
+        } catch {
+          error = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}), ...(error ? { error } : {}) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** Every file under the data directory's oidc/, with what changes when it is rewritten (inode, mtime, size). */
@@ -124,6 +153,65 @@ describe('OAuth redirect URIs', () => {
       expect((await register('127.66.2.3', withRedirect(uri))).status, uri).toBe(201);
     }
   }, 60_000);
+});
+
+describe('OAuth authorization admission', () => {
+  it('rule:oauth-authorization-requests-bounded — one address gets its allowance of authorization requests, then 429 with Retry-After and no interaction stored', async () => {
+    const client = (await register('127.69.0.1', metadata('authorizing'))).json.client_id!;
+    const { limit, windowSeconds } = limits.oauthAuthorization.perAddress;
+    for (let i = 0; i < limit; i++) expect(await authorize(client, '127.69.0.2')).toBe(303);
+    const stored = (await snapshot()).size;
+    const refused = await authorizeAnswer(client, '127.69.0.2');
+    expect(refused).toMatchObject({ status: 429, error: 'rate_limited' });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(windowSeconds);
+    expect((await snapshot()).size).toBe(stored);
+    expect(await authorize(client, '127.69.0.3')).toBe(303);
+  }, 60_000);
+
+  it('rule:oauth-authorization-requests-bounded — while the server holds its most sign-ins in flight, an authorization request is refused with 503 before the provider reads it', async () => {
+    let live = 2;
+    let reached = 0;
+    const app = new Koa();
+    app.use(authorizationAdmission(new SlidingWindowLimiter(), { perAddress: { limit: 1_000, windowSeconds: 60 }, maxInteractions: 2 }, async () => live));
+    app.use((ctx) => {
+      reached++;
+      ctx.status = 303;
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const full = await fetch(`${url}/auth?client_id=x`, { redirect: 'manual' });
+      expect(full.status).toBe(503);
+      expect(full.headers.get('retry-after')).toBe('60');
+      expect(((await full.json()) as { error: string }).error).toBe('temporarily_unavailable');
+      expect(reached).toBe(0);
+      live = 1;
+      expect((await fetch(`${url}/auth?client_id=x`, { redirect: 'manual' })).status).toBe(303);
+      // Other provider routes are not counted.
+      live = 2;
+      expect((await fetch(`${url}/token`, { redirect: 'manual' })).status).toBe(303);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('rule:oauth-authorization-requests-bounded — the sign-ins in flight are the Interaction records not expired', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-mcp-interactions-'));
+    try {
+      let now = Date.UTC(2026, 0, 1);
+      const state = await openOidcState(dir, { unusedClientSeconds: 60, now: () => now });
+      const Interaction = new state.Adapter('Interaction');
+      await Interaction.upsert('a', { uid: 'a' } as AdapterPayload, 600);
+      await Interaction.upsert('b', { uid: 'b' } as AdapterPayload, 60);
+      expect(await state.liveInteractions()).toBe(2);
+      now += 61_000;
+      expect(await state.liveInteractions()).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('OAuth state on disk', () => {
