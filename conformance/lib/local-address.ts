@@ -16,6 +16,15 @@ const NULL_BODY = new Set([204, 205, 304]);
  * https URL, within `timeoutMs`.
  */
 export function postFromAddress(url: string, from: string | undefined, headers: Record<string, string>, body: string | Buffer, timeoutMs = 10_000): Promise<Response> {
+  return sendFromAddress('POST', url, from, headers, body, timeoutMs);
+}
+
+/** GETs `url` from the local address `from` (the system's choice when undefined), as postFromAddress posts. */
+export function getFromAddress(url: string, from: string | undefined, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Response> {
+  return sendFromAddress('GET', url, from, headers, undefined, timeoutMs);
+}
+
+function sendFromAddress(method: 'GET' | 'POST', url: string, from: string | undefined, headers: Record<string, string>, body: string | Buffer | undefined, timeoutMs: number): Promise<Response> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -24,9 +33,9 @@ export function postFromAddress(url: string, from: string | undefined, headers: 
         host: target.hostname.replace(/^\[|\]$/g, ''),
         port: target.port,
         path: `${target.pathname}${target.search}`,
-        method: 'POST',
+        method,
         ...(from ? { localAddress: from } : {}),
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -40,7 +49,7 @@ export function postFromAddress(url: string, from: string | undefined, headers: 
         res.on('error', reject);
       },
     );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`POST ${url} took longer than ${timeoutMs / 1000} s`)));
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} took longer than ${timeoutMs / 1000} s`)));
     req.on('error', reject);
     req.end(body);
   });

@@ -19,6 +19,7 @@ import Koa from 'koa';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
+import { getFromAddress } from '../../conformance/lib/local-address.js';
 
 const registration = limits.oauthRegistration;
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -57,23 +58,10 @@ async function authorizeAnswer(clientId: string, from: string): Promise<{ status
   const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
   const query = { client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid site:read', code_challenge: challenge, code_challenge_method: 'S256' };
   for (const [k, v] of Object.entries(query)) auth.searchParams.set(k, v);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: auth.hostname, port: auth.port, path: `${auth.pathname}${auth.search}`, method: 'GET', localAddress: from }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d));
-      res.on('end', () => {
-        let error: string | undefined;
-        try {
-          error = (JSON.parse(body) as { error?: string }).error;
-        } catch {
-          error = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}), ...(error ? { error } : {}) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const res = await getFromAddress(auth.href, from);
+  const error = ((await res.json().catch(() => ({}))) as { error?: string }).error;
+  const retryAfter = res.headers.get('retry-after');
+  return { status: res.status, ...(retryAfter ? { retryAfter } : {}), ...(error ? { error } : {}) };
 }
 
 /** Every file under the data directory's oidc/, with what changes when it is rewritten (inode, mtime, size). */
