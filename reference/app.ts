@@ -171,7 +171,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
     assetFiles,
     // The composed limits too (rules pairings-in-memory-capped, pairings-capacity-per-address, pairings-capacity-per-owner).
     pairings: new Pairings(services.limits.pairStart),
-    sessions: new Sessions(),
+    sessions: new Sessions({ perUser: services.limits.memory.appSessionsPerUser }),
     catalogue: loadCatalogue(),
     handlers: compositions.reduce((table, c) => c.handlers?.(table) ?? table, handlers),
     callSteps: compositions.reduce((steps, c) => c.callSteps?.(steps) ?? steps, CALL_STEPS),

@@ -281,7 +281,7 @@ export interface Limits {
   /** Visual capture (rules capture-bytes-bounded, capture-fair-between-workspaces). */
   capture: { pageBytes: number; waitSeconds: number };
   /** In-memory maps keyed by caller input (rule memory-caller-keyed-maps-bounded). */
-  memory: { limiterKeys: number; directoryMisses: number };
+  memory: { limiterKeys: number; directoryMisses: number; appSessionsPerUser: number };
   toolArguments: { maxDepth: number; maxNodes: number };
   /**
    * Dynamic client registration (rules oauth-registration-throttled-per-address, oauth-registration-metadata-capped,

@@ -37,7 +37,19 @@ function cookieOptions(ctx: Context, baseUrl: string) {
 }
 
 export class Sessions {
+  /** Oldest first: every session lives LIFETIME_MS, so this is also the order they expire in. */
   #byId = new Map<string, AppSession>();
+  /** Each person's session ids, oldest first. */
+  #byUser = new Map<string, string[]>();
+  readonly #perUser: number;
+
+  /**
+   * `perUser`: the most sessions one person holds (spec/limits.json memory.appSessionsPerUser); a new one signs the
+   * oldest out (rule memory-caller-keyed-maps-bounded).
+   */
+  constructor({ perUser = Number.POSITIVE_INFINITY }: { perUser?: number } = {}) {
+    this.#perUser = perUser;
+  }
 
   start(ctx: Context, userId: string, workspaceId: string, baseUrl: string): AppSession {
     const { id, session } = this.#create(userId, workspaceId);
@@ -46,10 +58,37 @@ export class Sessions {
   }
 
   #create(userId: string, workspaceId: string): { id: string; session: AppSession } {
+    const now = Date.now();
+    // Expired sessions go as new ones come, not only when their cookie comes back (most never do).
+    for (const [id, session] of this.#byId) {
+      if (session.expiresAt >= now) break;
+      this.#forget(id);
+    }
+    // One person's oldest sessions make room; #forget replaces the person's list, so it is read again each time.
+    let own = this.#byUser.get(userId) ?? [];
+    while (own.length >= this.#perUser) {
+      this.#forget(own[0]!);
+      own = this.#byUser.get(userId) ?? [];
+    }
     const id = randomBytes(32).toString('base64url');
-    const session = { userId, workspaceId, csrf: randomBytes(24).toString('base64url'), expiresAt: Date.now() + LIFETIME_MS };
+    const session = { userId, workspaceId, csrf: randomBytes(24).toString('base64url'), expiresAt: now + LIFETIME_MS };
     this.#byId.set(id, session);
+    this.#byUser.set(userId, [...(this.#byUser.get(userId) ?? []), id]);
     return { id, session };
+  }
+
+  #forget(id: string): void {
+    const session = this.#byId.get(id);
+    if (!session) return;
+    this.#byId.delete(id);
+    const rest = (this.#byUser.get(session.userId) ?? []).filter((other) => other !== id);
+    if (rest.length) this.#byUser.set(session.userId, rest);
+    else this.#byUser.delete(session.userId);
+  }
+
+  /** How many sessions are held, and for how many people (tests of the memory bound). */
+  counts(): { sessions: number; people: number } {
+    return { sessions: this.#byId.size, people: this.#byUser.size };
   }
 
   /**
@@ -66,7 +105,7 @@ export class Sessions {
     const session = id ? this.#byId.get(id) : undefined;
     if (!session) return undefined;
     if (session.expiresAt < Date.now()) {
-      this.#byId.delete(id!);
+      this.#forget(id!);
       return undefined;
     }
     return session;
@@ -74,7 +113,7 @@ export class Sessions {
 
   end(ctx: Context, baseUrl: string): void {
     const id = ctx.cookies.get(COOKIE);
-    if (id) this.#byId.delete(id);
+    if (id) this.#forget(id);
     ctx.cookies.set(COOKIE, '', { ...cookieOptions(ctx, baseUrl), maxAge: 0 });
   }
 }
