@@ -235,6 +235,17 @@ describe('activity log: open day files', () => {
     await log.close();
   });
 
+  it('rule:activity-retention-90-days — day files past retention go when the log is written on a new day, though nobody reads it', async () => {
+    const log = new ActivityLog(dir, 90);
+    await log.append(entry('2026-08-01T10:00:00.000Z', 'old'));
+    await log.append(entry('2026-09-01T10:00:00.000Z', 'kept'));
+    await log.append(entry('2026-11-23T10:00:00.000Z', 'today'));
+    // The prune runs beside the append; give it its turn (bounded).
+    for (let i = 0; i < 100 && (await readdir(join(dir, 'activity', WS))).includes('2026-08-01.jsonl'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await readdir(join(dir, 'activity', WS))).sort()).toEqual(['2026-09-01.jsonl', '2026-11-23.jsonl']);
+    await log.close();
+  });
+
   it('rule:activity-log-fails-closed — a day file that cannot be opened: the call answers, later calls are refused unchanged until the disk recovers, and then every entry is there', async () => {
     // The real path: a plain file where the workspace's activity directory belongs makes every open fail (ENOTDIR).
     const test = await startTestServer('activity-fail');

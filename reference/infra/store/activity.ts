@@ -145,6 +145,9 @@ export class ActivityLog {
       // The workspace's day changed: its previous day file is closed once its last batch is on disk.
       const old = previous === undefined ? undefined : this.#files.get(previous);
       if (old && !old.writing) void this.#close(old);
+      // And its day files past retention go now, read or not (rule activity-retention-90-days): a log nobody opens
+      // is pruned once a day it is written to, and at its first entry after a start.
+      this.#prune(entry.workspaceId, new Date(entry.at)).catch((error) => console.error('[site-mcp] activity: day files past retention not yet removed (tried again on the next day or read):', error));
     }
     if ((this.#lastAt.get(entry.connectionId) ?? '') < entry.at) this.#lastAt.set(entry.connectionId, entry.at);
     const done = new Promise<void>((resolve, reject) => file.waiters.push({ resolve, reject }));
@@ -390,6 +393,11 @@ export class ActivityLog {
   async #dayFiles(workspaceId: string, now: Date): Promise<{ dir: string; files: string[]; cutoff: string }> {
     await this.#writeFolds(workspaceId);
     await this.flush();
+    return this.#prune(workspaceId, now);
+  }
+
+  /** Deletes the workspace's day files past retention at `now`; answers the rest, oldest first. */
+  async #prune(workspaceId: string, now: Date): Promise<{ dir: string; files: string[]; cutoff: string }> {
     const dir = join(this.#dir, workspaceId);
     const cutoff = new Date(now.getTime() - this.#retentionDays * DAY_MS).toISOString();
     let names: string[];
