@@ -43,8 +43,17 @@ export interface ServerParts extends Readonly<Services> {
   readonly baseUrl: string;
   readonly store: Store;
   readonly activity: ActivityLog;
-  /** Every rate limit and throttle of this process, its keys bounded (rule memory-caller-keyed-maps-bounded). */
+  /**
+   * The limits of requests without a connection (sign-in, pairing, OAuth admission), keyed by what callers send and
+   * bounded (rule memory-caller-keyed-maps-bounded).
+   */
   readonly limiter: SlidingWindowLimiter;
+  /**
+   * The call path's own (rules rate-limit-per-connection, rate-limit-per-workspace, throttle-*), keyed by connections
+   * and workspaces only: a flood of requests without an account, each a key of `limiter`, cannot push a connection's
+   * count out and so reset it.
+   */
+  readonly callLimiter: SlidingWindowLimiter;
   /** Pages beyond a migration's capture allowance, captured later by an in-process worker (rule migrate-capture-allowance). */
   readonly captureQueue: CaptureQueue;
   /** The copies of imported assets, served at /assets/ (rules import-site-assets-revalidated, portable-site-assets-carried). */
@@ -108,7 +117,7 @@ function buildApp(parts: ServerParts, allowedHosts: readonly string[], compositi
   app.use(hostCheck(parts.baseUrl, allowedHosts));
   // The MCP endpoint first: every agent call comes here, and matching it in the routers below would add to every
   // read call's CPU. It matches what its router route matched: a trailing slash, any letter case.
-  const mcp = mcpHandler(parts);
+  const mcp = mcpHandler({ ...parts, limiter: parts.callLimiter });
   app.use((ctx, next) => (MCP_PATH.test(ctx.path) ? mcp(ctx) : next()));
   const router = new Router();
   router.get('/.well-known/oauth-protected-resource', protectedResourceMetadata(parts));
@@ -167,6 +176,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
     // The composed limits (services.ts), so a composition's retention is the one kept (rule activity-retention-90-days).
     activity: new ActivityLog(config.dataDir, services.limits.activityRetentionDays),
     limiter,
+    callLimiter: new SlidingWindowLimiter({ maxKeys: services.limits.memory.limiterKeys }),
     captureQueue: new CaptureQueue({ store, engine: services.capture, net: services.net, files: assetFiles, clock: services.clock, limits: services.limits, delayMs: config.captureQueueDelayMs ?? 10_000 }),
     assetFiles,
     // The composed limits too (rules pairings-in-memory-capped, pairings-capacity-per-address, pairings-capacity-per-owner).

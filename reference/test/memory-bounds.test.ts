@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import { Store } from '../infra/store/store.js';
 import { limits } from '../catalogue.js';
-import { postFrom, startTestServer, type TestServer } from './harness.js';
+import { ownerWithConnection, postFrom, startTestServer, type TestServer } from './harness.js';
 
 const window = { limit: 2, windowSeconds: 60 };
 
@@ -83,5 +83,29 @@ describe('over HTTP, with no account (rule memory-caller-keyed-maps-bounded)', (
     }
     // Each counted failure is three keys (account, account and address, address); the 200 refused add none.
     expect(parts.limiter.size - before).toBeLessThanOrEqual(limits.signIn.perAddress.limit * 2 + 1);
+  }, 60_000);
+});
+
+describe('the call path\'s counts (rules memory-caller-keyed-maps-bounded, rate-limit-per-connection)', () => {
+  let test: TestServer;
+  beforeAll(async () => {
+    test = await startTestServer('memory-bounds-calls');
+  });
+  afterAll(async () => {
+    await test?.stop();
+  });
+
+  it('rule:rate-limit-per-connection — a flood of keys from requests without an account does not push a connection\'s count out', async () => {
+    const { mcp } = await ownerWithConnection(test, ['site:read']);
+    try {
+      const { limit } = limits.rateLimits.perConnection;
+      for (let done = 0; done < limit; done += 20) await Promise.all(Array.from({ length: Math.min(20, limit - done) }, () => mcp.callTool('list_sites')));
+      // As many pair-start or sign-in keys as the caller-keyed limiter holds (each from another address, say).
+      const window = { limit: 1, windowSeconds: 60 };
+      for (let i = 0; i <= limits.memory.limiterKeys; i++) test.server.parts.limiter.take([{ key: `pair-start:address:2001:db8:${i.toString(16)}::`, window }], Date.now());
+      expect((await mcp.callTool('list_sites')).envelope.error?.code).toBe('rate_limited');
+    } finally {
+      await mcp.close();
+    }
   }, 60_000);
 });
