@@ -265,6 +265,8 @@ export interface Limits {
   rateLimits: { perConnection: LimitWindow; perWorkspace: LimitWindow };
   throttles: Record<string, LimitWindow>;
   planLifetimeSeconds: number;
+  /** The expired plans a workspace remembers, so a late confirm answers plan_expired (rule plan-expired-garbage-collected). */
+  expiredPlanTombstones: { value: number };
   activityRetentionDays: number;
   /**
    * Rules activity-name-bounded, activity-refusals-folded, activity-read-newest-first: the characters of a caller's

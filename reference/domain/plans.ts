@@ -7,10 +7,14 @@ import { newId } from './ids.js';
 import { DomainError } from './errors.js';
 import { checkPlanDecider, checkRole, mayViewPlan, checkScopes, checkWorkspaceGates, planGate, PLAN_REDEMPTION } from './authorize.js';
 import { entryOf } from './model.js';
-import { prepareToolOf } from '../../spec/index.js';
+import { loadLimits, prepareToolOf } from '../../spec/index.js';
 
-/** Removes plans past expiry, leaving a tombstone so a late confirm answers plan_expired (rule plan-expired-garbage-collected). */
-export function collectExpiredPlans(ws: WorkspaceDoc, now: Date): void {
+/**
+ * Removes plans past expiry, leaving a tombstone so a late confirm answers plan_expired (rule
+ * plan-expired-garbage-collected). Tombstones live a day, and a workspace keeps at most `maxTombstones`, the oldest
+ * going first: one connection preparing plans all day would otherwise grow its workspace's document with each.
+ */
+export function collectExpiredPlans(ws: WorkspaceDoc, now: Date, maxTombstones = loadLimits().expiredPlanTombstones.value): void {
   const iso = now.toISOString();
   for (const plan of Object.values(ws.plans)) {
     if (plan.expiresAt <= iso && plan.status !== 'redeemed') {
@@ -18,9 +22,11 @@ export function collectExpiredPlans(ws: WorkspaceDoc, now: Date): void {
       delete ws.plans[plan.planId];
     }
   }
-  // Tombstones themselves live a day.
+  // Tombstones themselves live a day, the oldest first past the cap (they are kept in the order they were made).
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
   for (const [planId, at] of Object.entries(ws.expiredPlans)) if (at < dayAgo) delete ws.expiredPlans[planId];
+  const tombstones = Object.keys(ws.expiredPlans);
+  for (const planId of tombstones.slice(0, Math.max(0, tombstones.length - maxTombstones))) delete ws.expiredPlans[planId];
   // Redeemed plans are kept a day for the activity trail, then dropped.
   for (const plan of Object.values(ws.plans)) if (plan.status === 'redeemed' && plan.expiresAt < dayAgo) delete ws.plans[plan.planId];
 }

@@ -7,6 +7,7 @@ import { checkRedeemable, collectExpiredPlans, createPlan, decidePlan, reviewCar
 import { refusal } from './domain-refusal.js';
 import type { Connection, Plan, Site, WorkspaceDoc } from '../domain/model.js';
 import type { PlanKind } from '../domain/vocabulary.js';
+import { loadLimits } from '../../spec/index.js';
 
 const T0 = new Date('2026-09-01T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -51,6 +52,14 @@ describe('collectExpiredPlans rule:plan-expired-garbage-collected', () => {
     expect(ws.expiredPlans[p.planId]).toBe(p.expiresAt);
     collectExpiredPlans(ws, at(5 * MINUTE + DAY + 1));
     expect(ws.expiredPlans[p.planId]).toBeUndefined();
+  });
+
+  it('a workspace keeps at most its cap of tombstones, the oldest forgotten first', () => {
+    const { ws, connection } = fixture();
+    const plans = Array.from({ length: 5 }, (_, i) => plan(ws, connection, 'publish', at(i * 1000)));
+    collectExpiredPlans(ws, at(10 * MINUTE), 3);
+    expect(Object.keys(ws.expiredPlans)).toEqual(plans.slice(2).map((p) => p.planId));
+    expect(loadLimits().expiredPlanTombstones.value).toBeGreaterThan(0);
   });
 
   it('preparing a plan collects the expired ones first', () => {
