@@ -265,6 +265,10 @@ export interface Limits {
   rateLimits: { perConnection: LimitWindow; perWorkspace: LimitWindow };
   throttles: Record<string, LimitWindow>;
   planLifetimeSeconds: number;
+  /** The largest document the store writes: one site, or a workspace without its sites (rule store-document-size-capped). */
+  documentMaxBytes: { value: number };
+  /** A site's restore points: at most `max`, together at most `maxBytes`, the newest always kept (rule import-merge-restore-point). */
+  restorePoints: { max: number; maxBytes: number };
   /** The expired plans a workspace remembers, so a late confirm answers plan_expired (rule plan-expired-garbage-collected). */
   expiredPlanTombstones: { value: number };
   activityRetentionDays: number;

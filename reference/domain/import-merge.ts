@@ -18,6 +18,20 @@ import { loadLimits } from '../../spec/index.js';
 
 const ASSET_LIMITS = loadLimits().importAssets;
 
+/**
+ * Adds a restore point to `site` and drops the oldest past `limits` (rule import-merge-restore-point): at most `max`,
+ * together at most `maxBytes` of JSON, the new one always kept. Each carries its size, so none is measured twice.
+ */
+export function keepRestorePoint(site: Site, point: Omit<Site['restorePoints'][number], 'bytes'>, limits: { max: number; maxBytes: number }): void {
+  site.restorePoints.push({ ...point, bytes: Buffer.byteLength(JSON.stringify(point.draft)) });
+  const sizeOf = (p: Site['restorePoints'][number]) => p.bytes ?? Buffer.byteLength(JSON.stringify(p.draft));
+  let total = site.restorePoints.reduce((sum, p) => sum + sizeOf(p), 0);
+  while (site.restorePoints.length > 1 && (site.restorePoints.length > limits.max || total > limits.maxBytes)) {
+    const oldest = site.restorePoints.shift();
+    if (oldest) total -= sizeOf(oldest);
+  }
+}
+
 /** When the asset fetches of an import starting now must have ended (rule import-assets-time-bounded). */
 export const assetsDeadline = () => Date.now() + ASSET_LIMITS.totalSeconds * 1000;
 
@@ -286,7 +300,7 @@ export interface ImportServices {
   store: Store;
   net: Network;
   assetFiles: AssetFiles;
-  limits: SiteLimits & StorageLimits;
+  limits: SiteLimits & StorageLimits & { restorePoints: { max: number; maxBytes: number } };
 }
 
 /**
@@ -365,8 +379,7 @@ async function fetchAndCommit(
       const site = checkMergeTarget(fresh, connection, targetId);
       const usedBefore = storageUsed(fresh);
       const restorePointId = newId('restore');
-      site.restorePoints.push({ restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) });
-      if (site.restorePoints.length > 5) site.restorePoints.splice(0, site.restorePoints.length - 5);
+      keepRestorePoint(site, { restorePointId, createdAt: now.toISOString(), draft: structuredClone(site.draft) }, services.limits.restorePoints);
       const report = mergeDraft(site, snapshot.pages, options.forceKeys ?? []);
       // The listed assets it kept whose key the site lacks (rule import-merge-adds-assets: matched by key, as
       // sections by externalKey; the site's own asset under a key stays, none is removed, so the same snapshot

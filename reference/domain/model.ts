@@ -92,7 +92,8 @@ export interface Site {
    */
   syncBases?: Record<string, Record<string, unknown>>;
   /** Copies of the draft taken before an import merge (rule import-merge-restore-point); the newest five are kept. */
-  restorePoints: { restorePointId: string; createdAt: string; draft: SiteContent }[];
+  /** Oldest first; `bytes`: the draft's size as JSON, measured when it was taken (rule import-merge-restore-point). */
+  restorePoints: { restorePointId: string; createdAt: string; draft: SiteContent; bytes?: number }[];
   /** The site's media library (generated images land here); not part of the draft, so not a draft change. */
   library: Asset[];
   /** Read-only delivery tokens (§2.7, §5.5): read the published site only; not MCP connections. Hashes only. */

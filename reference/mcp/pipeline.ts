@@ -9,7 +9,7 @@ import { rateLimited, type SlidingWindowLimiter } from '../domain/rate-limit.js'
 import type { Clock } from '../infra/clock.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import type { ActivityEntry, ActivityLog } from '../infra/store/activity.js';
-import type { Store } from '../infra/store/store.js';
+import { DocumentTooLargeError, type Store } from '../infra/store/store.js';
 import type { Catalogue, CatalogueEntry, Limits } from '../catalogue.js';
 import { handlerFor } from '../tools/index.js';
 import type { HandlerTable, ToolContext, ToolPorts } from '../tools/types.js';
@@ -149,7 +149,12 @@ async function recordActivity(call: Call, rest: () => Promise<void>): Promise<vo
   }
 }
 
-/** Rule never-a-server-error: a refusal answers its DomainError; anything else is an internal_error, logged here once. */
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/**
+ * Rule never-a-server-error: a refusal answers its DomainError, a document over its cap over_cap (rule
+ * store-document-size-capped); anything else is an internal_error, logged here once.
+ */
 async function answerEnvelope(call: Call, rest: () => Promise<void>): Promise<void> {
   try {
     await rest();
@@ -158,7 +163,9 @@ async function answerEnvelope(call: Call, rest: () => Promise<void>): Promise<vo
     const toolError =
       error instanceof DomainError
         ? error
-        : (console.error(`[site-mcp] ${call.name} failed:`, error), new DomainError('internal_error', `${call.name} failed unexpectedly; no change was kept. Try again, or report it if it persists.`));
+        : error instanceof DocumentTooLargeError
+          ? new DomainError('over_cap', `This change would make a stored document ${mib(error.bytes)} MiB, over the ${mib(error.maxBytes)} MiB one may have; nothing was changed. Remove pages or sections, or split the site.`, { limit: error.maxBytes })
+          : (console.error(`[site-mcp] ${call.name} failed:`, error), new DomainError('internal_error', `${call.name} failed unexpectedly; no change was kept. Try again, or report it if it persists.`));
     call.answer = { ok: false, error: toolError.toJSON() };
   }
 }

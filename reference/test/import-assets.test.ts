@@ -19,6 +19,7 @@ import { newSite } from '../domain/site.js';
 import type { Network } from '../infra/safe-fetch.js';
 import type { Store } from '../infra/store/store.js';
 import { asyncRefusal } from './domain-refusal.js';
+import { limits } from '../catalogue.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
 const CAP = 5 * 1024 * 1024;
@@ -167,7 +168,7 @@ function services(fresh: WorkspaceDoc, net: Network, siteLimit = 5) {
   // Kept copies (rule portable-site-assets-carried): the n-th copy is served at files.test/n.
   const copies: { body: Buffer; contentType: string }[] = [];
   const assetFiles = { keep: async (body: Buffer, contentType: string) => `https://files.test/${copies.push({ body, contentType })}` };
-  const svc: ImportServices = { store, net, assetFiles, limits: { siteLimitByPlan: { business: siteLimit } } };
+  const svc: ImportServices = { store, net, assetFiles, limits: { siteLimitByPlan: { business: siteLimit }, restorePoints: limits.restorePoints } };
   return { svc, indexed, copies, transactions: () => transactions };
 }
 

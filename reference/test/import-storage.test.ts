@@ -20,6 +20,7 @@ import { CaptureQueue } from '../domain/capture-queue.js';
 import type { CaptureEngine } from '../infra/capture.js';
 import type { Clock } from '../infra/clock.js';
 import { asyncRefusal } from './domain-refusal.js';
+import { limits } from '../catalogue.js';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 const OWNER = 'user_owner';
@@ -68,7 +69,7 @@ const kept = async () => (await readdir(dir).catch(() => [])).filter((n) => !n.e
 /** Services whose store runs each transaction on `fresh` (the workspace as the commit sees it). */
 function services(fresh: WorkspaceDoc, net: Network, { siteLimit = 5, quota }: { siteLimit?: number; quota?: number } = {}): ImportServices {
   const store = { transact: async (_id: string, operation: (doc: WorkspaceDoc, tx: { index(): void }) => unknown) => operation(fresh, { index: () => undefined }) } as unknown as Store;
-  return { store, net, assetFiles: files, limits: { siteLimitByPlan: { business: siteLimit }, ...(quota === undefined ? {} : { assetStorage: { perWorkspaceBytes: quota } }) } };
+  return { store, net, assetFiles: files, limits: { siteLimitByPlan: { business: siteLimit }, restorePoints: limits.restorePoints, ...(quota === undefined ? {} : { assetStorage: { perWorkspaceBytes: quota } }) } };
 }
 
 beforeEach(async () => {

@@ -109,12 +109,33 @@ interface State {
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The text to commit, or an error that leaves the workspace as it was. */
+/**
+ * A document (a site, or a workspace without its sites) larger than spec/limits.json documentMaxBytes: refused before
+ * anything is written (rule store-document-size-capped). Every write parses and serializes its documents whole, so
+ * one that grew without bound would hold every write of its workspace, and the event loop, longer and longer.
+ */
+export class DocumentTooLargeError extends Error {
+  constructor(readonly bytes: number, readonly maxBytes: number) {
+    super(`the document would be ${bytes} bytes, over the ${maxBytes} bytes one may have; nothing was written`);
+  }
+}
+
+const DOCUMENT_MAX_BYTES = loadLimits().documentMaxBytes.value;
+
 function serializeForCommit(value: unknown): string {
+  let text: string;
   try {
-    return JSON.stringify(value);
+    text = JSON.stringify(value);
   } catch (error) {
     throw new Error(`the workspace document cannot be stored (${(error as Error).message}); nothing was written`);
   }
+  // Its length in UTF-16 units is at most its UTF-8 bytes' count for ASCII and at least a third of it otherwise:
+  // only a text near the cap is measured exactly.
+  if (text.length * 3 > DOCUMENT_MAX_BYTES) {
+    const bytes = Buffer.byteLength(text);
+    if (bytes > DOCUMENT_MAX_BYTES) throw new DocumentTooLargeError(bytes, DOCUMENT_MAX_BYTES);
+  }
+  return text;
 }
 
 function checkSiteId(id: string): void {
