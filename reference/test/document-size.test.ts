@@ -11,6 +11,10 @@ import { newWorkspaceDoc } from '../domain/workspace.js';
 import { newSite } from '../domain/site.js';
 import { keepRestorePoint } from '../domain/import-merge.js';
 import { limits } from '../catalogue.js';
+import { startServer } from '../app.js';
+import { testMode } from '../testing/index.js';
+import { FixturesClient } from '../../conformance/lib/fixtures-client.js';
+import { McpConnection } from '../../conformance/lib/mcp-client.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -56,4 +60,45 @@ describe('rule:import-merge-restore-point — a site keeps its restore points wi
     keepRestorePoint(s, point('big', 'x'.repeat(maxBytes * 2)), { max: 5, maxBytes });
     expect(s.restorePoints.map((p) => p.restorePointId)).toEqual(['big']);
   });
+});
+
+describe('rule:store-document-size-capped — through a tool call', () => {
+  it('a change the store refuses as too large answers over_cap with the cap and both sizes, not internal_error', async () => {
+    // The store as composed, refusing every write as too large while `refuse` is set (the real refusal is the test
+    // above; reaching 64 MiB through tools takes a dozen of the largest imports).
+    let refuse = false;
+    const server = await startServer(
+      { host: '127.0.0.1', port: 0, dataDir: dir, allowedHosts: [] },
+      {
+        store: (store) =>
+          new Proxy(store, {
+            get(target, key) {
+              if (key === 'transact' && refuse) return () => Promise.reject(new DocumentTooLargeError(70 * 1024 * 1024, limits.documentMaxBytes.value));
+              const value = Reflect.get(target, key, target);
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          }),
+      },
+      testMode('document-size-secret'),
+    );
+    try {
+      const fx = new FixturesClient(server.url, 'document-size-secret');
+      const world = await fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
+      const home = world.sites.main!.pages.home!;
+      const { token } = await fx.connection({ userId: world.users.owner!.userId, websiteId: world.sites.main!.websiteId, scopes: ['site:read', 'content:write'] });
+      const mcp = new McpConnection(server.url, token);
+      try {
+        refuse = true;
+        const { envelope } = await mcp.callTool('update_section_text', { sectionId: home.sections.hero!, field: 'heading', text: 'Too much' });
+        refuse = false;
+        expect(envelope.ok).toBe(false);
+        expect(envelope.error).toMatchObject({ code: 'over_cap', details: { limit: limits.documentMaxBytes.value } });
+        expect(envelope.error!.message).toMatch(/70\.0 MiB, over the 64\.0 MiB/);
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
