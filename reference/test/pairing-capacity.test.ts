@@ -105,9 +105,9 @@ describe('pairing capacity', () => {
   });
 
   it('rule:pairings-capacity-per-owner — opening and denying codes in a loop holds no more than the share', () => {
-    // The reported attack: one signed-in person starts a pairing from one of many addresses, opens its code and
-    // denies it, again and again; every denied pairing used to stay held, bound and never pushed out, for its whole
-    // lifetime, until 5,000 of them refused every start of every owner.
+    // The attack: one signed-in person starts a pairing from one of many addresses, opens its code and denies it,
+    // again and again. Were denied pairings held, bound and never pushed out, for their whole lifetime, 5,000 of
+    // them would refuse every start of every owner.
     const pairings = new Pairings({ maxPending: 1_000, maxPendingPerAddress: 5, maxPendingPerOwner: 3 });
     let refused = 0;
     for (let i = 0; i < 200; i++) {
