@@ -7,7 +7,7 @@ import { newId } from './ids.js';
 import type { Connection, Site, WorkspaceDoc } from './model.js';
 import { newSite, recordChange } from './site.js';
 import { isContentNode, validateSectionContent } from './section-content.js';
-import { safeFetch, UnsafeUrlError } from '../infra/safe-fetch.js';
+import { safeFetch, timeWithin, UnsafeUrlError } from '../infra/safe-fetch.js';
 import { toPage, toSection, sectionKeyOf, type PortablePage, type PortableSite } from './portable-site.js';
 import { checkCreatorOwnsWorkspace, checkMergeTarget } from './authorize.js';
 import { checkSiteLimit, checkStorageQuota, storageUsed, type SiteLimits, type StorageLimits } from './workspace.js';
@@ -70,15 +70,14 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, n
       continue;
     }
     // One import's fetches share its time: a source that answers slowly spends it once, not once per asset.
-    const timeLeft = until === undefined ? Infinity : until - Date.now();
-    if (timeLeft <= 0) {
+    if (until !== undefined && until <= Date.now()) {
       skipped.push({ url: asset.url, reason: "the import's time for fetching assets ran out" });
       continue;
     }
     const maxBytes = budget ? Math.min(ASSET_LIMITS.maxBytes, budget.bytes) : ASSET_LIMITS.maxBytes;
     let res: Awaited<ReturnType<typeof safeFetch>>;
     try {
-      res = await safeFetch(asset.url, { maxBytes, timeoutMs: Math.min(ASSET_LIMITS.fetchSeconds * 1000, timeLeft), maxRedirects: 3, ...net });
+      res = await safeFetch(asset.url, { maxBytes, timeoutMs: timeWithin(ASSET_LIMITS.fetchSeconds * 1000, until), maxRedirects: 3, ...net });
       if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
       if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
     } catch (error) {

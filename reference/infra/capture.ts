@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page, Route } from 'playwright-core';
-import { safeFetch, UnsafeUrlError, type FetchResult } from './safe-fetch.js';
+import { safeFetch, timeWithin, UnsafeUrlError, type FetchResult } from './safe-fetch.js';
 import { FairQueue, QueueWaitError } from './fair-queue.js';
 import { loadLimits } from '../../spec/index.js';
 import type { Network } from './safe-fetch.js';
@@ -107,9 +107,6 @@ const READ_LAYOUT = readFileSync(fileURLToPath(new URL('./capture-layout.browser
 
 /** One fetch of a capture: the page or one of its resources, through safeFetch with the migration's network. */
 const fetchForCapture = (url: string, net: Network, maxBytes = CAPTURE_LIMITS.maxResourceBytes, timeoutMs = 5000) => safeFetch(url, { maxBytes, timeoutMs, maxRedirects: 3, ...net });
-
-/** `ms`, or what is left until `until` when that is less; at least 1 ms, so a step past it fails at once. */
-const within = (ms: number, until: number | undefined) => Math.max(1, Math.min(ms, (until ?? Infinity) - Date.now()));
 
 /**
  * The page being captured: its request budget, its byte budget (what its fetches may still read, rule
@@ -222,7 +219,7 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
     // fails here for the cost of one fetch. Handed to Chromium, each such page would cost a browser tab torn down
     // and made again, for every attempt at every queued page of a stopped website.
     const mainUrl = new URL(url).href;
-    const document = await fetchForCapture(mainUrl, net, Math.min(CAPTURE_LIMITS.maxResourceBytes, pageBytes), within(5000, until));
+    const document = await fetchForCapture(mainUrl, net, Math.min(CAPTURE_LIMITS.maxResourceBytes, pageBytes), timeWithin(5000, until));
     if (document.status !== 200) throw new Error(`HTTP ${document.status}`);
     let b: Browser;
     try {
@@ -247,14 +244,14 @@ export function chromiumCapture(options: { executablePath: string; idleMs?: numb
       current.mainUrl = mainUrl;
       current.document = document;
       const page = tab.page;
-      const response = await page.goto(current.mainUrl, { waitUntil: 'load', timeout: within(CAPTURE_LIMITS.pageTimeoutMs, until) });
+      const response = await page.goto(current.mainUrl, { waitUntil: 'load', timeout: timeWithin(CAPTURE_LIMITS.pageTimeoutMs, until) });
       if (!response || response.status() !== 200) throw new Error(`HTTP ${response?.status() ?? 'no answer'}`);
       const { maxBoxes, maxRegions, maxWidth, maxHeight, maxElements } = CAPTURE_LIMITS;
       // cast: READ_LAYOUT (capture-layout.browser.js) answers this shape, bounded by these limits; capturedSections clamps every number again.
       const layout = page.evaluate(`(${READ_LAYOUT.trim().replace(/;$/, '')})(${JSON.stringify({ maxBoxes, maxRegions, maxWidth, maxHeight, maxElements })})`) as Promise<Pick<PageCapture, 'width' | 'regions'>>;
       layout.catch(() => undefined); // a late answer after a time-out is dropped, never left unhandled
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the page took too long to lay out')), within(CAPTURE_LIMITS.layoutTimeoutMs, until))));
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the page took too long to lay out')), timeWithin(CAPTURE_LIMITS.layoutTimeoutMs, until))));
       // On time-out the catch below closes the tab, which ends the evaluation too.
       const { width, regions } = await Promise.race([layout, late]).finally(() => clearTimeout(timer));
       return { url: current.mainUrl, width, regions };

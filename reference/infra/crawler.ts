@@ -6,7 +6,7 @@
 import { Parser } from 'htmlparser2';
 import type { Limits } from '../../spec/index.js';
 import { parseRobotsTxt, type RobotsTxt } from './robots-txt.js';
-import { safeFetch, type SafeFetchOptions } from './safe-fetch.js';
+import { safeFetch, timeWithin, type SafeFetchOptions } from './safe-fetch.js';
 
 export interface CrawledPage {
   url: string;
@@ -76,7 +76,7 @@ export async function crawl(start: string, options: { maxPages: number; limits: 
   // Its own deadline, or the migration's when that comes first (rule migrate-crawl-time-bounded).
   const deadline = Math.min(Date.now() + deadlineSeconds * 1000, options.until ?? Infinity);
   // Each fetch has fetchSeconds, and none outlives the crawl's deadline (rule migrate-crawl-work-bounded).
-  const fetchOptions = (): SafeFetchOptions => ({ maxBytes: 2 * 1024 * 1024, maxRedirects: 3, ...options.fetch, timeoutMs: Math.max(1, Math.min(fetchSeconds * 1000, deadline - Date.now())) });
+  const fetchOptions = (): SafeFetchOptions => ({ maxBytes: 2 * 1024 * 1024, maxRedirects: 3, ...options.fetch, timeoutMs: timeWithin(fetchSeconds * 1000, deadline) });
   let robots: RobotsTxt | undefined;
   try {
     const res = await safeFetch(`${origin}/robots.txt`, fetchOptions());

@@ -250,6 +250,12 @@ export const httpTransport: NonNullable<SafeFetchOptions['transport']> = (url, a
     req.end();
   });
 
+/**
+ * `ms`, or what is left until `until` (epoch ms) when that is less; at least 1 ms, so a step past it fails at once:
+ * the time of one step of a caller with a deadline (rules migrate-crawl-work-bounded, migrate-crawl-time-bounded).
+ */
+export const timeWithin = (ms: number, until: number | undefined): number => Math.max(1, Math.min(ms, (until ?? Infinity) - Date.now()));
+
 /** `work`, or an OutOfTimeError once `ms` have passed, whichever comes first (a step of a caller with a deadline). */
 export const withinTime = <T>(work: Promise<T>, ms: number): Promise<T> => beforeDeadline(work, AbortSignal.timeout(Math.max(1, ms)), Math.max(1, ms));
 
