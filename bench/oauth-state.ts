@@ -7,6 +7,9 @@
 // the probe's slowest answer, this process's CPU time a request (server and client share it; unlike wall time it does
 // not count waiting for a busy machine's cores or disk) and the bytes under <data>/oidc. Goal: every request under 100 ms (with one file per
 // model, the issue's 400 registrations of 50 KB went from 24 ms to 459 ms each and the probe waited 0.5 s).
+// Last, one address floods both endpoints in other spellings the provider routes (/oidc/REG, /oidc/reg/, /oidc/AUTH,
+// …; rule oauth-admission-every-path-spelling): 70 registrations of 55 KB and 1,500 authorization requests. Goal:
+// no more stored than the address's allowance (spec/limits.json oauthRegistration, oauthAuthorization).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -14,6 +17,7 @@ import { join } from 'node:path';
 import { startServer } from '../reference/app.js';
 import { getFromAddress, postFromAddress } from '../conformance/lib/local-address.js';
 import { benchArgs } from './lib/args.js';
+import { limits } from '../reference/catalogue.js';
 
 const { values } = benchArgs(import.meta.url, {
   options: { clients: { type: 'string', default: '300' }, authorizations: { type: 'string', default: '1500' }, padding: { type: 'string', default: '16000' } },
@@ -116,6 +120,36 @@ try {
   stalled = await watch.stop();
   console.log(`  authorizations: ${redirected} of ${authorizations} sent on to an interaction; ${summary(authorizationTimes)}; /healthz waited up to ${stalled.toFixed(0)} ms; ${cpuSummary(authorizationCpu)} (${verdict(authorizationTimes)})`);
   console.log(`  stored: ${(await bytesUnder(join(dir, 'oidc'))).toLocaleString('en')} bytes under <data>/oidc; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+
+  // One address, every spelling: each request is admitted as the route the provider answers it as.
+  const from = '127.79.0.1';
+  const filesUnder = async () => (await readdir(join(dir, 'oidc'), { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).length;
+  const large = JSON.stringify({ client_name: `spelled ${'x'.repeat(55_000)}`, redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] });
+  const registrationSpellings = ['/oidc/REG', '/oidc/reg/', '/oidc/Reg/'];
+  let files = await filesUnder();
+  let stored = 0;
+  for (let i = 0; i < 70; i++) {
+    const res = await postFromAddress(`${server.url}${registrationSpellings[i % 3]}`, from, { 'content-type': 'application/json' }, i % 2 ? large : metadata);
+    await res.arrayBuffer();
+    if (res.status === 201) stored++;
+  }
+  const registrationGoal = limits.oauthRegistration.perAddress.limit;
+  console.log(`  one address, ${registrationSpellings.join(' ')}: 70 registrations (half of 55 KB), ${stored} stored, ${(await filesUnder()) - files} files written (goal: at most ${registrationGoal}: ${stored <= registrationGoal ? 'goal met' : 'GOAL NOT MET'})`);
+  const authorizationSpellings = ['/oidc/AUTH', '/oidc/auth/', '/oidc/Auth'];
+  files = await filesUnder();
+  let admitted = 0;
+  for (let i = 0; i < 1_500; i++) {
+    const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+    const auth = new URL(`${server.url}${authorizationSpellings[i % 3]}`);
+    const query = { client_id: clientIds[i % clientIds.length]!, redirect_uri: redirectUri, response_type: 'code', scope: 'openid site:read', code_challenge: challenge, code_challenge_method: 'S256' };
+    for (const [k, v] of Object.entries(query)) auth.searchParams.set(k, v);
+    const res = await getFromAddress(auth.href, '127.79.0.2');
+    await res.arrayBuffer();
+    if (res.status === 303 || res.status === 302) admitted++;
+  }
+  const written = (await filesUnder()) - files;
+  const authorizationGoal = limits.oauthAuthorization.perAddress.limit;
+  console.log(`  one address, ${authorizationSpellings.join(' ')}: 1,500 authorization requests, ${admitted} admitted, ${written} interaction files written (goal: at most ${authorizationGoal}: ${written <= authorizationGoal ? 'goal met' : 'GOAL NOT MET'})`);
 } finally {
   await server.close();
   await rm(dir, { recursive: true, force: true });

@@ -4,9 +4,9 @@
 // Dynamic client registration is on and accepts the scopes MCP clients send (those of the protected-resource
 // metadata); PKCE is required. Clients registered for the refresh_token grant get refresh tokens (rotated, as
 // public clients' must be). Clients, grants, sessions, refresh tokens and the signing and cookie keys persist
-// in the data directory, one file per record (./adapter.ts), so a restart keeps authorized clients working
+// in the data directory, one file per record (./oauth-adapter.ts), so a restart keeps authorized clients working
 // (rules oauth-state-survives-restart, oauth-state-per-record) and a client never used expires
-// (rule oauth-unused-clients-expire). Registration is open to anyone, so ./registration.ts admits it per client
+// (rule oauth-unused-clients-expire). Registration is open to anyone, so ./oauth-admission.ts admits it per client
 // address and by size first (rules oauth-registration-throttled-per-address, oauth-registration-metadata-capped),
 // and a redirect URI in plain http must point at loopback (rule oauth-redirect-https-or-loopback).
 // Clients of the 2026 era need not register: a client id that is an https URL names its metadata document (OAuth
@@ -22,7 +22,7 @@ import { safeFetch } from '../infra/safe-fetch.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
 import type { Network } from '../infra/safe-fetch.js';
 import { openOidcState, persistentKeys } from './oauth-adapter.js';
-import { authorizationAdmission, REGISTRATION_PATH, registrationAdmission } from './oauth-registration.js';
+import { oauthAdmission, REGISTRATION_PATH } from './oauth-admission.js';
 import type { Context } from 'koa';
 import { appSecurityHeaders, message } from '../web/render.js';
 
@@ -153,9 +153,8 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
     ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
     await next();
   });
-  // Before the provider's own routes, so a refused registration is never read.
-  provider.use(registrationAdmission(admission.limiter, registration));
-  provider.use(authorizationAdmission(admission.limiter, admission.limits.oauthAuthorization, () => state.liveInteractions()));
+  // Before the provider's own routes, so a refused request is never read.
+  provider.use(oauthAdmission({ limiter: admission.limiter, limits: admission.limits, liveInteractions: () => state.liveInteractions() }));
   // An authorization error goes back to the client's redirect URI only for a client that has redeemed a code (rule
   // oauth-no-error-redirect-unverified-client). Registration is open to anyone, so otherwise a link to /oidc/auth
   // with a deliberate error would send a browser to any address its author registered: an open redirect (RFC 9700

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdapterPayload } from 'oidc-provider';
 import { limits } from '../catalogue.js';
 import { openOidcState } from '../auth/oauth-adapter.js';
-import { authorizationAdmission } from '../auth/oauth-registration.js';
+import { oauthAdmission } from '../auth/oauth-admission.js';
 import { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -161,7 +161,7 @@ describe('OAuth authorization admission', () => {
     let live = 2;
     let reached = 0;
     const app = new Koa();
-    app.use(authorizationAdmission(new SlidingWindowLimiter(), { perAddress: { limit: 1_000, windowSeconds: 60 }, maxInteractions: 2 }, async () => live));
+    app.use(oauthAdmission({ limiter: new SlidingWindowLimiter(), limits: { ...limits, oauthAuthorization: { perAddress: { limit: 1_000, windowSeconds: 60 }, maxInteractions: 2 } }, liveInteractions: async () => live }));
     app.use((ctx) => {
       reached++;
       ctx.status = 303;
@@ -170,7 +170,7 @@ describe('OAuth authorization admission', () => {
     await once(server, 'listening');
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const full = await fetch(`${url}/auth?client_id=x`, { redirect: 'manual' });
+      const full = await fetch(`${url}/Auth/?client_id=x`, { redirect: 'manual' });
       expect(full.status).toBe(503);
       expect(full.headers.get('retry-after')).toBe('60');
       expect(((await full.json()) as { error: string }).error).toBe('temporarily_unavailable');
