@@ -305,7 +305,7 @@ export interface Limits {
   /** What one import fetches of its snapshot's assets (rules import-site-assets-revalidated, import-assets-time-bounded). */
   importAssets: { maxAssets: number; maxBytes: number; fetchSeconds: number; totalSeconds: number };
   /** What the crawler of migrate_site_from_url reads of a source website (rule migrate-crawl-work-bounded). */
-  crawl: { robotsMaxBytes: number; urlMaxCharacters: number; fetchSeconds: number; deadlineSeconds: number; migrationSeconds: number };
+  crawl: { robotsMaxBytes: number; robotsMatchCharacters: number; robotsMatchSlice: number; urlMaxCharacters: number; fetchSeconds: number; deadlineSeconds: number; migrationSeconds: number };
 }
 
 let limitsCache: Limits | undefined;

@@ -2,7 +2,8 @@
 // URLs only; scripts, styles, iframes, forms and embeds are dropped, so nothing executable is carried over
 // (rule migrate-no-source-scripts). Every fetch goes through safeFetch (rule migrate-ssrf-hardened). What a source
 // website serves costs bounded event-loop time (rule migrate-crawl-work-bounded): robots.txt is read up to a cap and
-// matched in linear time (robots-txt.ts), and an over-long address is neither matched nor fetched.
+// matched in linear time per rule, within one budget for the whole crawl (robots-txt.ts; past it the crawl stops),
+// and an over-long address is neither matched nor fetched.
 import { Parser } from 'htmlparser2';
 import type { Limits } from '../../spec/index.js';
 import { parseRobotsTxt, type RobotsTxt } from './robots-txt.js';
@@ -18,7 +19,13 @@ export interface CrawledPage {
   droppedEmbeds: number;
 }
 
-export interface CrawlResult { pages: CrawledPage[]; failed: { url: string; reason: string }[]; truncated: boolean }
+export interface CrawlResult {
+  pages: CrawledPage[];
+  failed: { url: string; reason: string }[];
+  truncated: boolean;
+  /** The crawl stopped because matching robots.txt spent its budget (rule migrate-crawl-work-bounded). */
+  robotsBudgetSpent: boolean;
+}
 
 const DROP = new Set(['script', 'style', 'noscript', 'iframe', 'object', 'embed', 'form', 'template', 'svg', 'canvas']);
 const USER_AGENT = 'site-mcp-migrate';
@@ -71,7 +78,7 @@ export function extractPage(url: string, html: string): CrawledPage & { links: s
 }
 
 export async function crawl(start: string, options: { maxPages: number; limits: Limits['crawl']; fetch?: Partial<SafeFetchOptions>; until?: number }): Promise<CrawlResult> {
-  const { robotsMaxBytes, urlMaxCharacters, fetchSeconds, deadlineSeconds } = options.limits;
+  const { robotsMaxBytes, robotsMatchCharacters, robotsMatchSlice, urlMaxCharacters, fetchSeconds, deadlineSeconds } = options.limits;
   const origin = new URL(start).origin;
   // Its own deadline, or the migration's when that comes first (rule migrate-crawl-time-bounded).
   const deadline = Math.min(Date.now() + deadlineSeconds * 1000, options.until ?? Infinity);
@@ -81,13 +88,13 @@ export async function crawl(start: string, options: { maxPages: number; limits: 
   try {
     const res = await safeFetch(`${origin}/robots.txt`, fetchOptions());
     // Only the first robotsMaxBytes count (RFC 9309 2.5): a rule cut in two at the end is read as it stands.
-    if (res.status === 200) robots = parseRobotsTxt(res.body.subarray(0, robotsMaxBytes).toString('utf8'), USER_AGENT);
+    if (res.status === 200) robots = parseRobotsTxt(res.body.subarray(0, robotsMaxBytes).toString('utf8'), USER_AGENT, { characters: robotsMatchCharacters, slice: robotsMatchSlice });
   } catch {
     // No robots.txt reachable: nothing is disallowed.
   }
   const queue = [new URL(start).href];
   const seen = new Set(queue);
-  const result: CrawlResult = { pages: [], failed: [], truncated: false };
+  const result: CrawlResult = { pages: [], failed: [], truncated: false, robotsBudgetSpent: false };
   for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
     if (result.pages.length + result.failed.length >= options.maxPages || Date.now() > deadline) {
       result.truncated = true;
@@ -97,7 +104,12 @@ export async function crawl(start: string, options: { maxPages: number; limits: 
       result.failed.push({ url: `${url.slice(0, 200)}…`, reason: `address longer than ${urlMaxCharacters} characters` });
       continue;
     }
-    if (robots && !robots.isAllowed(url)) {
+    const answer = robots ? await robots.isAllowed(url) : 'allowed';
+    if (answer === 'undecided') {
+      result.truncated = result.robotsBudgetSpent = true;
+      break;
+    }
+    if (answer === 'disallowed') {
       result.failed.push({ url, reason: 'disallowed by robots.txt' });
       continue;
     }

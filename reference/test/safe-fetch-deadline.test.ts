@@ -85,7 +85,7 @@ describe('rule:migrate-crawl-work-bounded — a fetch ends within its time', () 
 
   it('lets a crawl of a dripping website end by its deadline, the page counted as failed', async () => {
     const started = Date.now();
-    const result = await crawl(`${origin}/`, { maxPages: 5, limits: { robotsMaxBytes: 1000, urlMaxCharacters: 100, fetchSeconds: 1, deadlineSeconds: 2, migrationSeconds: 4 }, fetch: { allowOrigins: [origin] } });
+    const result = await crawl(`${origin}/`, { maxPages: 5, limits: { robotsMaxBytes: 1000, robotsMatchCharacters: 100_000, robotsMatchSlice: 10_000, urlMaxCharacters: 100, fetchSeconds: 1, deadlineSeconds: 2, migrationSeconds: 4 }, fetch: { allowOrigins: [origin] } });
     expect(Date.now() - started).toBeLessThan(3_500);
     expect(result.pages).toHaveLength(0);
     expect(result.failed.map((f) => f.url)).toEqual([`${origin}/`]);

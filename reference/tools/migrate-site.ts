@@ -135,7 +135,8 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
     ...(queue.length > 0 && browserBusy ? [`${queue.length} pages wait in the capture queue because the capture browser was busy with other work: they are typed for now and captured later; list_pages shows each page's capture status.`] : []),
     ...(dropped > 0 ? [`${dropped} scripts, widgets or embeds were not carried over; re-add booking or contact features with the site's own tools.`] : []),
     ...(result.failed.length > 0 ? [`${result.failed.length} pages could not be read.`] : []),
-    ...(result.truncated ? ['The crawl stopped at its page or time bound; run it again with mergeIntoWebsiteId to continue.'] : []),
+    ...(result.robotsBudgetSpent ? [`The source's robots.txt holds more rules than a migration matches, so the crawl stopped after ${result.pages.length} pages; add the pages it did not reach in the editor.`] : []),
+    ...(result.truncated && !result.robotsBudgetSpent ? ['The crawl stopped at its page or time bound; run it again with mergeIntoWebsiteId to continue.'] : []),
   ];
   return {
     websiteId: imported.websiteId,
