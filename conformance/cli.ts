@@ -23,9 +23,10 @@
 //                        (spec/schemas/expected-failures.schema.json; default: this kit's
 //                        conformance/expected-failures.yaml, the reference's list). A listed rule that fails is
 //                        "xfail"; one that passes fails the run. A missing or invalid file stops the run with exit 2.
-// --call-timeout S       how long one request may go unanswered (default 30 s): a target that hangs, answers more
-//                        than 10 MiB, answers bytes that are not JSON-RPC or closes the connection fails that step
-//                        with one sentence naming the call, and the run goes on.
+// --call-timeout S       how long one request may go unanswered (default 30 s), the fixtures handshake first (no
+//                        answer: exit 2): a target that hangs, answers more than 10 MiB, answers bytes that are not
+//                        JSON-RPC or closes the connection fails that step with one sentence naming the call, and
+//                        the run goes on.
 // --shard I/N            run only the I-th of every N scenarios of the selection, in file order (Cucumber's own
 //                        sharding: every shard must run the same checkout and command line but for I; the
 //                        properties run in shard 1 only). `site-mcp merge-reports DIR...` joins the shards' reports.
@@ -171,6 +172,18 @@ async function checkCommandLine() {
       usageError(error.message);
     }
   }
+  // A target is named with the secret of its fixtures protocol, which every run needs (conformance/README.md).
+  const url = values.url ?? process.env.SITE_MCP_URL;
+  if (url !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol)) usageError(`--url takes the base address of the server under test, e.g. --url http://127.0.0.1:8787, got ${JSON.stringify(url)}.`);
+    if (!(values['fixtures-secret'] ?? process.env.SITE_MCP_FIXTURES_SECRET)) usageError(`--url needs the secret of the target's fixtures protocol: add --fixtures-secret S (or set SITE_MCP_FIXTURES_SECRET), the secret its test mode was started with.`);
+  }
   const reportsDir = values['report-dir'] ? resolvePath(values['report-dir']) : join(repo, 'reports');
   return { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir, shard: shard ? { index: Number(shard[1]), count: Number(shard[2]) } : undefined };
 }
@@ -253,11 +266,11 @@ async function main(): Promise<number> {
       const { prerequisites, PrerequisiteError } = await import('./lib/prerequisites.js');
       try {
         extras = await prerequisites(target);
+        if (parallel === undefined) roundTripMs = await (await import('./lib/round-trip.js')).measureRoundTrip(target);
       } catch (error) {
         console.error(error instanceof PrerequisiteError ? error.message : `prerequisite failed: ${(error as Error).message}`);
         return 2;
       }
-      if (parallel === undefined) roundTripMs = await (await import('./lib/round-trip.js')).measureRoundTrip(target);
       // The eras the target offers: each is checked in a run of its own; one it does not offer is reported
       // so and never fails the run, since the source names no MCP revision.
       const { probeEras } = await import('./lib/protocol-eras.js');

@@ -17,6 +17,7 @@ import type {
 } from '../../generated/schemas/fixtures/fixtures.js';
 import type { PairApproveRequest } from '../../generated/schemas/pairing.js';
 import { recordedFetch } from './transcript.js';
+import { AnswerTooLarge, callTimeoutMs, closedBeforeAnswer, MAX_ANSWER_BYTES, STALE_CONNECTION_TRIES } from './bounded-fetch.js';
 import { sharedAjv, SPEC_BASE } from '../../spec/index.js';
 
 const FIXTURES_SCHEMA = `${SPEC_BASE}schemas/fixtures/fixtures.schema.json`;
@@ -36,8 +37,12 @@ export function fixturesSupport(part: string): boolean {
   return (process.env.SITE_MCP_FIXTURES_SUPPORTS ?? '').split(',').includes(part);
 }
 
+/** Why no answer came: the target could not be reached, did not answer in time, sent too much, or closed the connection. */
+export type NoAnswer = 'unreachable' | 'timeout' | 'too-large' | 'closed';
+
 export class FixturesError extends Error {
-  constructor(readonly status: number, readonly body: unknown, message: string) {
+  /** `status` 0: no answer came, for the reason `noAnswer`. */
+  constructor(readonly status: number, readonly body: unknown, message: string, readonly noAnswer?: NoAnswer) {
     super(message);
     this.name = 'FixturesError';
   }
@@ -47,21 +52,31 @@ export class FixturesError extends Error {
   }
 }
 
+/** Why a fixtures request got no answer (boundedFetch's deadline and byte cap), and the words for a person. */
+function noAnswer(error: unknown, url: string): { reason: NoAnswer; words: string } {
+  if ((error as { name?: string }).name === 'TimeoutError') return { reason: 'timeout', words: `the target at ${url} did not answer within ${callTimeoutMs() / 1000} s (--call-timeout)` };
+  if (error instanceof AnswerTooLarge) return { reason: 'too-large', words: `the target at ${url} answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB` };
+  if (closedBeforeAnswer(error)) return { reason: 'closed', words: `the target at ${url} closed the connection before answering, ${STALE_CONNECTION_TRIES} times` };
+  return { reason: 'unreachable', words: `the target at ${url} is unreachable (${(error as Error).message})` };
+}
+
 export class FixturesClient {
   constructor(readonly url: string, readonly secret: string) {}
 
   async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let res: Response;
+    let text: string;
     try {
       res = await recordedFetch(`${this.url}/test-fixtures/v1${path}`, {
         method,
         headers: { 'x-fixtures-secret': this.secret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
+      text = await res.text();
     } catch (error) {
-      throw new FixturesError(0, undefined, `fixtures ${method} ${path}: the target at ${this.url} is unreachable (${(error as Error).message})`);
+      const { reason, words } = noAnswer(error, this.url);
+      throw new FixturesError(0, undefined, `fixtures ${method} ${path}: ${words}`, reason);
     }
-    const text = await res.text();
     let parsed: unknown = {};
     try {
       parsed = text ? JSON.parse(text) : {};

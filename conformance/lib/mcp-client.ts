@@ -8,13 +8,13 @@
 // first), 2026-07-28 through the SDK v2 Client pinned to that revision (server/discover, the version in each
 // request's _meta, no session). Which one is the run's (SITE_MCP_PROTOCOL, set by cli.ts for each era it checks),
 // so steps and properties never name an era; both go through guardedFetch (timeouts, byte cap, transcripts).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as ClientV2, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type GetPromptResult, type ListPromptsResult, type ListResourcesResult, type ListToolsResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { envelopeOf, runChecks, type ToolCallRecord } from './checks.js';
 import { recorded, recordedFetch } from './transcript.js';
+import { AnswerTooLarge, boundedFetch, callTimeoutMs, MAX_ANSWER_BYTES, withCallTimeout } from './bounded-fetch.js';
 
 /** The MCP protocol eras the kit speaks, oldest first (a revision id names each). */
 export const PROTOCOL_ERAS = ['2025-11-25', '2026-07-28'] as const;
@@ -38,23 +38,8 @@ export interface ToolCallOutcome {
   record: ToolCallRecord;
 }
 
-const longerWait = new AsyncLocalStorage<number>();
-
-/**
- * How long the kit waits for one answer of a target (--call-timeout, SITE_MCP_CALL_TIMEOUT_MS; 30 s): under
- * Cucumber's 60 s step timeout, so a target that never answers fails its step with a sentence that names the call.
- * Inside withCallTimeout, that call's own wait.
- */
-export const callTimeoutMs = () => longerWait.getStore() ?? (Number(process.env.SITE_MCP_CALL_TIMEOUT_MS) || 30_000);
-
-/**
- * Runs `work` with the kit waiting up to `ms` for each answer: for a call the source lets take a target's own time
- * (a migration from a source that never finishes, rule migrate-crawl-time-bounded). Its step sets a step timeout
- * above it.
- */
-export const withCallTimeout = <T>(ms: number, work: () => Promise<T>): Promise<T> => longerWait.run(ms, work);
-/** The most of one answer the kit reads (10 MiB): a target that answers more fails its step, the kit's memory stays bounded. */
-export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+// The deadline and byte cap of every request live with boundedFetch; steps import them from here with the client.
+export { callTimeoutMs, withCallTimeout, MAX_ANSWER_BYTES };
 
 /**
  * What a hostile, broken or lying target did instead of answering, in one sentence that names the call: no
@@ -71,8 +56,6 @@ export class TargetFailure extends Error {
   }
 }
 
-class AnswerTooLarge extends Error {}
-
 /** Text a target sent, safe for a log: escaped (no control bytes, no terminal sequences) and cut. */
 export function quoted(text: string, max = 80): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
@@ -80,26 +63,11 @@ export function quoted(text: string, max = 80): string {
 }
 
 /**
- * fetch for the SDK's transport: each POST is bounded in time (callTimeoutMs) and in the bytes read of its answer
- * (MAX_ANSWER_BYTES). The standalone GET stream is left alone (it is meant to stay open).
+ * fetch for the SDK's transport: each POST is bounded (boundedFetch: in time, in the bytes read of its answer, and
+ * sent again on a connection the target had closed). The standalone GET stream is left alone (it is meant to
+ * stay open).
  */
-const guardedFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-  if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return fetch(input, init);
-  const timeout = AbortSignal.timeout(callTimeoutMs());
-  const response = await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
-  if (!response.body) return response;
-  let read = 0;
-  const capped = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        read += chunk.byteLength;
-        if (read > MAX_ANSWER_BYTES) controller.error(new AnswerTooLarge());
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
-};
+const guardedFetch = (input: string | URL, init?: RequestInit): Promise<Response> => ((init?.method ?? 'GET').toUpperCase() !== 'POST' ? fetch(input, init) : boundedFetch(input, init));
 
 /** guardedFetch, each exchange kept for the transcript of a failed step (transcript.ts). */
 const recordedGuardedFetch = recorded(guardedFetch);

@@ -9,6 +9,7 @@ import { CANARY_HOSTNAME, canaryUrl, startCanary } from './canary.js';
 import { startDnsStub, writeZoneRecords } from './dns-stub.js';
 import { startTestWebsite, TEST_WEBSITE_CERTIFICATE } from './test-website.js';
 import { FixturesClient } from './fixtures-client.js';
+import { callTimeoutMs } from './bounded-fetch.js';
 
 /** The target's address and the secret of its fixtures protocol. */
 export interface TargetAddress { url: string; fixturesSecret: string }
@@ -24,8 +25,9 @@ export async function handshake(target: TargetAddress): Promise<string[]> {
   try {
     answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
   } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status === 0) throw new PrerequisiteError(`cannot reach ${target.url}: check --url and that the server is running.`);
+    const { status, noAnswer } = error as { status?: number; noAnswer?: string };
+    if (noAnswer === 'timeout') throw new PrerequisiteError(`${target.url} accepted the connection but did not answer GET /test-fixtures/v1 within ${callTimeoutMs() / 1000} s: check that the server is running and not stuck, or give it longer with --call-timeout.`);
+    if (status === 0 && noAnswer === 'unreachable') throw new PrerequisiteError(`cannot reach ${target.url}: check --url and that the server is running.`);
     if (status === 404) throw new PrerequisiteError(`${target.url} does not answer GET /test-fixtures/v1 with this secret: start the server in test mode with the fixtures protocol on and pass the same secret with --fixtures-secret.`);
     throw new PrerequisiteError(`the fixtures handshake at ${target.url}/test-fixtures/v1 failed: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -5,7 +5,7 @@
 // era's rules (features/protocol-eras.feature), not for this probe.
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 import { FixturesClient } from './fixtures-client.js';
-import { callTimeoutMs, jsonRpcMessages, readAnswer, type HttpAnswer, type ProtocolEra } from './mcp-client.js';
+import { jsonRpcMessages, readAnswer, type HttpAnswer, type ProtocolEra } from './mcp-client.js';
 import { recordedFetch } from './transcript.js';
 
 export const MODERN_ERA = '2026-07-28';
@@ -26,14 +26,13 @@ export function modernRequest(method: string, params: Record<string, unknown> = 
   return { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }), headers };
 }
 
-/** A POST to the target's MCP endpoint, bounded in time (the kit's call timeout), recorded for a failed step's transcript. */
+/** A POST to the target's MCP endpoint, bounded (recordedFetch is boundedFetch), recorded for a failed step's transcript. */
 export async function postToMcp(url: string, body: string, headers: Record<string, string>): Promise<HttpAnswer> {
   return readAnswer(
     await recordedFetch(`${url}/api/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       body,
-      signal: AbortSignal.timeout(callTimeoutMs()),
     }),
   );
 }

@@ -14,6 +14,7 @@
 // ($SITE_MCP_TOKEN, $SITE_MCP_FIXTURES_SECRET). conformance/lib/report.ts carries the attachment (media type
 // TRANSCRIPT_MEDIA_TYPE) to the console, junit.xml's <system-out>, conformance.json and report.html.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { boundedFetch } from './bounded-fetch.js';
 
 /** Media type of the transcript a failed step carries (Cucumber's report.html shows text/* attachments as text). */
 export const TRANSCRIPT_MEDIA_TYPE = 'text/x.site-mcp.transcript';
@@ -54,8 +55,8 @@ export function recorded(inner: FetchLike = (input, init) => fetch(input, init))
   };
 }
 
-/** The global fetch, recorded: for the steps that make raw HTTP requests. */
-export const recordedFetch = recorded();
+/** boundedFetch (a deadline, a byte cap, one more try on a closed connection), recorded: for the fixtures client and the steps that make raw HTTP requests. */
+export const recordedFetch = recorded(boundedFetch);
 
 /** At most `limit` characters of a response's body (a clone's: the caller reads the original); the rest is left unread. */
 async function readSome(response: Response, limit: number): Promise<{ text: string; cut: boolean }> {

@@ -2,6 +2,8 @@
 // fixtures protocol with this secret, or a declaration that does not validate stops the run with exit 2 and one
 // sentence that says what to do, never a stack trace; the fixtures handshake answers the protocol and version.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,6 +57,35 @@ describe('first contact', () => {
     expect(code).toBe(2);
     oneSentence(stderr);
     expect(stderr).toMatch(/cannot reach/);
+  });
+
+  it('a target that accepts connections and never answers exits 2 with one sentence, within the call timeout', async () => {
+    const silent = createServer(() => undefined); // takes the connection, reads, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const started = Date.now();
+      const { code, stderr } = await runNode(['--import', 'tsx/esm', 'conformance/cli.ts', '--url', url, '--fixtures-secret', 'x', '--call-timeout', '2'], repo, {}, 60_000);
+      expect(code, stderr).toBe(2);
+      oneSentence(stderr);
+      expect(stderr).toMatch(/did not answer GET \/test-fixtures\/v1 within 2 s.*--call-timeout/);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      silent.close();
+    }
+  }, 90_000);
+
+  it('--url without a fixtures secret, or a --url that is no http address, exits 2 with one sentence', async () => {
+    for (const [args, says] of [
+      [['--url', target.url], /--url needs the secret of the target's fixtures protocol: add --fixtures-secret/],
+      [['--url', 'localhost:8787', '--fixtures-secret', 'x'], /--url takes the base address/],
+      [['--url', 'not a url', '--fixtures-secret', 'x'], /--url takes the base address/],
+    ] as const) {
+      const { code, stderr } = await cli([...args]);
+      expect(code, args.join(' ')).toBe(2);
+      oneSentence(stderr);
+      expect(stderr).toMatch(says);
+    }
   });
 
   it('a wrong fixtures secret exits 2 with one sentence', async () => {
