@@ -6,7 +6,7 @@
 #
 # INPUT_URL, INPUT_FIXTURES_SECRET  the target, running in test mode, and the secret of its fixtures protocol.
 # INPUT_DECLARATION                 the target's declaration (optional; `site-mcp init` writes a first one).
-# INPUT_EXPECTED_FAILURES           its known failures (optional; without it the kit's own list for the reference applies).
+# INPUT_EXPECTED_FAILURES           its known failures (optional; without it nothing is expected to fail).
 # INPUT_REPORT_DIR                  where the reports go (default site-mcp-reports).
 # INPUT_KIT                         what npm installs as the kit: a version (site-mcp@0.1.0) or a tarball; default:
 #                                   this checkout of the kit, packed with npm pack (the action's own ref).

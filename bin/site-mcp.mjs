@@ -48,6 +48,8 @@ if (!entry) {
 const { register } = await import('tsx/esm/api');
 register();
 const file = fileURLToPath(new URL(entry.file, import.meta.url));
-// The program reads its flags from process.argv as if it had been started directly.
+// The program reads its flags from process.argv as if it had been started directly; the lines it prints for the
+// user to run again (replay:, usage errors) name this command (conformance/lib/cli-args.ts invokedAs).
 process.argv = [process.argv[0], file, ...rest];
+process.env.SITE_MCP_INVOKED_AS = `npx site-mcp ${command}`;
 await import(new URL(entry.file, import.meta.url).href);

@@ -20,8 +20,8 @@
 // --properties           also run the fast-check properties (conformance/properties, through vitest) against the
 //                        same target, in the same report.
 // --expected-failures FILE  rules the target is known to fail, each with a reason
-//                        (spec/schemas/expected-failures.schema.json; default: this kit's
-//                        conformance/expected-failures.yaml, the reference's list). A listed rule that fails is
+//                        (spec/schemas/expected-failures.schema.json; none unless given: the reference's own list,
+//                        conformance/expected-failures.yaml, is passed by its own run). A listed rule that fails is
 //                        "xfail"; one that passes fails the run. A missing or invalid file stops the run with exit 2.
 // --call-timeout S       how long one request may go unanswered (default 30 s), the fixtures handshake first (no
 //                        answer: exit 2): a target that hangs, answers more than 10 MiB, answers bytes that are not
@@ -40,7 +40,7 @@
 //                        them from its own network. The kit's loopback canaries check the same rules either way, and
 //                        a run in a network namespace with only loopback (npm test's) sends them to a loopback target.
 //
-// Reports, in --report-dir (default reports/ of this repository): report.html (the kit's page: the verdict per
+// Reports, in --report-dir (default site-mcp-reports/ of the folder the command runs in; the run's last line names it): report.html (the kit's page: the verdict per
 // source section and rule, source rules and declared decisions apart, each failure with what the kit sent and got
 // and a curl line), junit.xml (one testcase per scenario: <skipped> for one not checked in full, <failure> and
 // <system-out> with the failed step's requests and answers for a failed one), rules.json (rule → status →
@@ -69,11 +69,11 @@
 import './lib/require-node.js';
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, usageError } from './lib/cli-args.js';
+import { invokedAs, parseCommandLine, usageError } from './lib/cli-args.js';
 import type { Target } from './lib/target.js';
 import type { EraSummary, ScenarioResult } from './lib/report.js';
 
@@ -86,7 +86,7 @@ const repo = fileURLToPath(new URL('../', import.meta.url));
  */
 async function checkCommandLine() {
   const { values, positionals } = parseCommandLine({
-    command: 'npm run conformance',
+    command: invokedAs('conformance').replace(/ --$/, ''),
     sourceFile: fileURLToPath(import.meta.url),
     allowPositionals: true,
     options: {
@@ -166,12 +166,19 @@ async function checkCommandLine() {
   let expected = new Map<string, string>();
   if (!values.break?.length) {
     try {
-      expected = readExpectedFailures(values['expected-failures'] ? resolvePath(values['expected-failures']) : join(repo, 'conformance/expected-failures.yaml'));
+      // Only the list given: the reference's own (conformance/expected-failures.yaml) is for the reference's run.
+      if (values['expected-failures']) expected = readExpectedFailures(resolvePath(values['expected-failures']));
     } catch (error) {
       if (!(error instanceof ExpectedFailuresError)) throw error;
       usageError(error.message);
     }
   }
+  // A word that is no feature file is a mistake (`site-mcp conformance conformance …`, a typo), not an empty run.
+  const holdsFeatures = (path: string) => existsSync(path) && (statSync(path).isDirectory() ? readdirSync(path, { recursive: true }).some((f) => String(f).endsWith('.feature')) : path.endsWith('.feature'));
+  for (const path of positionals) {
+    if (!holdsFeatures(resolvePath(repo, path.replace(/:\d+(:\d+)*$/, '')))) usageError(`"${path}" is not a feature file of the kit (features/*.feature[:LINE]); the commands are site-mcp serve, init, conformance, merge-reports, prove-checks and official-suite, and every option starts with --.`);
+  }
+
   // A target is named with the secret of its fixtures protocol, which every run needs (conformance/README.md).
   const url = values.url ?? process.env.SITE_MCP_URL;
   if (url !== undefined) {
@@ -184,7 +191,8 @@ async function checkCommandLine() {
     if (!parsed || !/^https?:$/.test(parsed.protocol)) usageError(`--url takes the base address of the server under test, e.g. --url http://127.0.0.1:8787, got ${JSON.stringify(url)}.`);
     if (!(values['fixtures-secret'] ?? process.env.SITE_MCP_FIXTURES_SECRET)) usageError(`--url needs the secret of the target's fixtures protocol: add --fixtures-secret S (or set SITE_MCP_FIXTURES_SECRET), the secret its test mode was started with.`);
   }
-  const reportsDir = values['report-dir'] ? resolvePath(values['report-dir']) : join(repo, 'reports');
+  // In the folder the command runs in, never inside the installed kit (node_modules/site-mcp/…).
+  const reportsDir = resolvePath(values['report-dir'] ?? 'site-mcp-reports');
   return { values, positionals, seed, parallel, declaration, expected, named, onlyRules, reportsDir, shard: shard ? { index: Number(shard[1]), count: Number(shard[2]) } : undefined };
 }
 
@@ -397,7 +405,7 @@ async function main(): Promise<number> {
     const replayOf = new Map(
       scenarios
         .filter((x) => x.status === 'failed' && x.source === 'cucumber')
-        .map((s) => [scenarioLocation(s), `npm run conformance -- --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --name "^${quote(s.name)}$" --protocol ${s.era}${s.line ? ` ${s.uri}:${s.line}` : ''}`]),
+        .map((s) => [scenarioLocation(s), `${invokedAs('conformance')} --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --name "^${quote(s.name)}$" --protocol ${s.era}${s.line ? ` ${s.uri}:${s.line}` : ''}`]),
     );
     const { reportHtml } = await import('./lib/report-html.js');
     await writeFile(
@@ -405,7 +413,9 @@ async function main(): Promise<number> {
       reportHtml(report, { target: target.url, seed: Number(seed), finishedAt, tags: runConfiguration.sources.tagExpression, declaration: values.declaration, replays: replayOf, cucumberPage: 'cucumber.html' }),
     );
     for (const line of new Set(replayOf.values())) console.log(`replay: ${line}`);
-    if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: SITE_MCP_SEED=${seed} npx vitest run conformance/properties`);
+    if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: ${invokedAs('conformance')} --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --properties --rules ${[...new Set(scenarios.filter((s) => s.status === 'failed' && s.source === 'vitest').flatMap((s) => [...s.name.matchAll(/\brule:([a-z0-9-]+)/g)].map((m) => m[1]!)))].join(',')}`);
+    // Last, where to read more: the lines a person sees when the run ends.
+    console.log(`reports: ${join(reportsDir, 'report.html')} (the verdict per section and rule), summary.md, junit.xml, rules.json in ${reportsDir}`);
 
     // A shard of a selection smaller than its count of shards may hold no scenario: its empty report merges as nothing.
     if (shard && scenarios.length === 0) {

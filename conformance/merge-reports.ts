@@ -5,7 +5,7 @@
 //   (in a checkout of the kit: npm run merge-reports -- …)
 //
 // DIR...                 report directories, each holding the conformance.json a run wrote.
-// --out DIR              where the merged report goes (default reports/ of the current folder): conformance.json,
+// --out DIR              where the merged report goes (default site-mcp-reports/ of the current folder): conformance.json,
 //                        rules.json, summary.md, junit.xml and report.html, as one run writes them.
 //
 // Every scenario of the runs is judged again as one run would judge it (lib/report.ts): a rule's status comes from
@@ -93,7 +93,7 @@ const staticallyNamed = new Set([...named.features, ...(scenarios.some((s) => s.
 const report = buildReport(scenarios, expected, staticallyNamed);
 const first = runs[0]!.run;
 const target = [...new Set(runs.map(({ run }) => run.target ?? ''))].join(', ');
-const out = resolvePath(values.out ?? 'reports');
+const out = resolvePath(values.out ?? 'site-mcp-reports');
 await mkdir(out, { recursive: true });
 printReport(report);
 const json = reportJson(report) as { rules: unknown };

@@ -140,7 +140,7 @@ if (!values['no-seed']) {
     console.log(`  Developers settings: ${server.url}/app/sites/${demo.websiteId}/developers`);
     console.log(`  Full-scope demo token (shown once, only its hash is stored):\n    ${demo.token}`);
     console.log(`\n  Try it with the MCP Inspector:`);
-    console.log(`    npx mcp-inspector --cli ${server.url}/api/mcp --transport http --header "Authorization: Bearer ${demo.token}" --method tools/call --tool-name list_sites\n`);
+    console.log(`    npx @modelcontextprotocol/inspector --cli ${server.url}/api/mcp --transport http --header "Authorization: Bearer ${demo.token}" --method tools/call --tool-name list_sites\n`);
   }
 }
 

@@ -6,6 +6,16 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 /** The exit code of every kit command for a run that could not start (documented in conformance/README.md). */
 export const EXIT_CANNOT_START = 2;
 
+/**
+ * The command line a user types to run the kit's `command` again, as they ran it: `npx site-mcp <command>` when the
+ * kit's bin started it (bin/site-mcp.mjs sets SITE_MCP_INVOKED_AS, from an installed package or a checkout alike),
+ * else this checkout's `npm run <command> --`. Replay lines and usage errors name it, so they run as printed.
+ */
+export function invokedAs(command: string): string {
+  const viaBin = process.env.SITE_MCP_INVOKED_AS;
+  return viaBin && viaBin.endsWith(` ${command}`) ? viaBin : `npm run ${command} --`;
+}
+
 /** Prints one sentence and exits 2: the user can fix what it names. */
 export function usageError(message: string): never {
   console.error(message);

@@ -71,6 +71,9 @@ describe('the packed kit in an empty folder', () => {
       });
       serve!.stderr!.on('data', (d: Buffer) => (out += d));
     });
+    // The kit's own list of the reference's known failures applies only when given: listing the rule there must not
+    // turn another target's run red (an unexpected pass) when the user gave no --expected-failures.
+    await writeFile(join(dir, 'app', 'node_modules', 'site-mcp', 'conformance', 'expected-failures.yaml'), 'expected:\n  - rule: tool-catalogue-exact\n    reason: the reference\'s list, not this run\'s\n');
     const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out', '--tags', '@rule:tool-catalogue-exact']);
     expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
     expect(result.stdout).toMatch(/tool-catalogue-exact\s+verified/);
@@ -100,6 +103,29 @@ describe('the packed kit in an empty folder', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read the expected-failures file/);
   }, 300_000);
+
+  it('writes its reports to ./site-mcp-reports, names them on its last line, and prints a replay line that runs as printed', async () => {
+    const result = await siteMcp(['conformance', '--break', 'scope-ceiling', '--tags', '@rule:scope-ceiling', '--protocol', '2025-11-25', '--parallel', '1']);
+    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(1);
+    expect(existsSync(join(dir, 'app', 'site-mcp-reports', 'report.html'))).toBe(true);
+    expect(existsSync(join(dir, 'app', 'node_modules', 'site-mcp', 'reports'))).toBe(false);
+    expect(result.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^reports: ${join(dir, 'app', 'site-mcp-reports', 'report.html').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} `));
+    const replay = /^replay: (npx site-mcp conformance .*)$/m.exec(result.stdout)?.[1];
+    expect(replay, result.stdout.slice(-3000)).toBeTruthy();
+    // As printed, in the same folder: npx finds the installed kit's command; the one scenario fails again.
+    const again = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile('sh', ['-c', `${replay} --report-dir replayed`], { cwd: join(dir, 'app'), timeout: 240_000, env: { ...process.env, NODE_OPTIONS: '', npm_config_offline: 'true' } }, (error, stdout) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout }));
+    });
+    expect(again.code, again.stdout.slice(-2000)).toBe(1);
+    expect(again.stdout).toMatch(/^scenarios: 0 passed .* 1 failed, of 1$/m);
+  }, 400_000);
+
+  it('refuses a word that is no feature file, naming the commands: exit 2, one sentence', async () => {
+    const result = await siteMcp(['conformance', 'conformance', '--url', 'http://127.0.0.1:9', '--fixtures-secret', 'x']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/"conformance" is not a feature file of the kit .*site-mcp serve, init, conformance/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  }, 120_000);
 
   it('answers an unreachable URL with one sentence and exit 2, no stack trace', async () => {
     const result = await siteMcp(['conformance', '--url', 'http://127.0.0.1:9', '--fixtures-secret', 'x', '--report-dir', 'out-unreachable']);

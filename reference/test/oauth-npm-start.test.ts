@@ -85,6 +85,10 @@ beforeAll(async () => {
   const printed = /Owner sign-in at \S+: (\S+) \/ (\S+)/.exec(running.output);
   expect(printed, running.output).not.toBeNull();
   owner = { email: printed![1]!, password: printed![2]! };
+  // The Inspector by its package's name: a bare `npx mcp-inspector` outside this checkout names whatever package
+  // holds that name, and the line carries a full-access token.
+  expect(running.output).toMatch(/\n {4}npx @modelcontextprotocol\/inspector --cli http:\/\/127\.0\.0\.1:\d+\/api\/mcp /);
+  expect(running.output).not.toMatch(/npx mcp-inspector/);
   callback = await callbackServer();
   browser = await launchChromium();
 }, 120_000);

@@ -1,6 +1,6 @@
 // The rule catalogue and the tool catalogue hold together: unique IDs, real sections, every tool scoped and
 // ruled, and every rule ID anywhere in features/ or tests exists (like Test262's anchor lint).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,13 @@ import { createAjv, loadJson, loadPlanStates, loadRuleFiles, loadRules, loadTool
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE = process.env.SITE_MCP_SOURCE ?? fileURLToPath(new URL('../../../shared/source/agent-mcp-interface.md', import.meta.url));
+/**
+ * The tests that compare the catalogue with the source document need it (README, "The source document"). In a
+ * clone with nothing beside it they are skipped with a sentence that says where it goes; CI always runs them.
+ */
+const SOURCE_PRESENT = existsSync(SOURCE);
+const withSource = SOURCE_PRESENT || process.env.CI ? it : it.skip;
+if (!SOURCE_PRESENT && !process.env.CI) console.warn(`spec/test/catalogue.test.ts: the source document is not at ${SOURCE}; the two tests that compare the catalogue with it are skipped. Put it there or name it with SITE_MCP_SOURCE.`);
 
 /** Section numbers that exist in the source: "## N." headings, "### N.M" headings, and numbered items under "## N.". */
 function sourceSections(): Set<string> {
@@ -73,7 +80,7 @@ describe('rule catalogue', () => {
     expect(duplicates).toEqual([]);
   });
 
-  it('names only sections that exist in the source document', () => {
+  withSource('names only sections that exist in the source document', () => {
     const sections = sourceSections();
     const unknown = rules.filter((r) => !sections.has(r.section)).map((r) => `${r.id}: §${r.section}`);
     expect(unknown).toEqual([]);
@@ -136,7 +143,7 @@ describe('tool catalogue', () => {
     }
   });
 
-  it('holds exactly the tools of the source\'s §4.3 table (a new tool needs a new revision of the source first)', () => {
+  withSource('holds exactly the tools of the source\'s §4.3 table (a new tool needs a new revision of the source first)', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(sourceToolNames());
   });
 
