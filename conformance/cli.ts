@@ -391,7 +391,7 @@ async function main(): Promise<number> {
       join(reportsDir, 'conformance.json'),
       `${JSON.stringify({ target: target.url, seed: Number(seed), tags: runConfiguration.sources.tagExpression, includeWip: values['include-wip'], ...(values.shard ? { shard: values.shard } : {}), finishedAt, ...json }, null, 2)}\n`,
     );
-    await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, eras, notChecked: report.notChecked, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
+    await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, eras, notChecked: report.notChecked, choicesNotDeclared: report.choicesNotDeclared, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
     await writeFile(join(reportsDir, 'summary.md'), summaryMarkdown(report, target.url));
     await writeFile(join(reportsDir, 'junit.xml'), junitXml(report));
     // The replay reruns the same scenario against the same target with the same choices; the secret stays in

@@ -99,7 +99,7 @@ printReport(report);
 const json = reportJson(report) as { rules: unknown };
 const finishedAt = new Date().toISOString();
 await writeFile(join(out, 'conformance.json'), `${JSON.stringify({ target, seed: first.seed, tags: first.tags, mergedFrom: runs.map(({ dir, run }) => ({ dir, ...(run.shard ? { shard: run.shard } : {}) })), finishedAt, ...json }, null, 2)}\n`);
-await writeFile(join(out, 'rules.json'), `${JSON.stringify({ target, seed: first.seed, rules: json.rules, summary: report.summary, notChecked: report.notChecked, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
+await writeFile(join(out, 'rules.json'), `${JSON.stringify({ target, seed: first.seed, rules: json.rules, summary: report.summary, notChecked: report.notChecked, choicesNotDeclared: report.choicesNotDeclared, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
 await writeFile(join(out, 'summary.md'), summaryMarkdown(report, target));
 await writeFile(join(out, 'junit.xml'), junitXml(report));
 await writeFile(join(out, 'report.html'), reportHtml(report, { target, seed: first.seed ?? 0, finishedAt, tags: first.tags ?? '', replays: new Map() }));

@@ -239,3 +239,11 @@ export function pairingNamesOrOurs(): PairingNames {
 
 /** Media type of the attachment a scenario uses to report a check it could not make (see report.ts). */
 export const NOT_CHECKED_MEDIA_TYPE = 'text/x.site-mcp.not-checked';
+
+/**
+ * Media type of the attachment a scenario uses for a choice of the target's that it could not compare: a value the
+ * source leaves open (an error code, the error object's details, how an unknown tool is refused) and the target did
+ * not declare. The source's own check in that step ran; the choice is listed apart and never makes the scenario's
+ * source verdict partial (report.ts; rule kit-judges-by-source).
+ */
+export const CHOICE_NOT_DECLARED_MEDIA_TYPE = 'text/x.site-mcp.choice-not-declared';

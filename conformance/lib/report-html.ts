@@ -129,5 +129,6 @@ export function reportHtml(report: Report, meta: HtmlReportMeta): string {
     failures,
     checks: Object.entries(report.checks).filter(([, n]) => n > 0),
     notChecked: Object.entries(report.notChecked),
+    choices: Object.entries(report.choicesNotDeclared ?? {}),
   });
 }

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { loadRules } from '../../spec/index.js';
 import { CHECKS } from './checks.js';
-import { NOT_CHECKED_MEDIA_TYPE } from './declaration.js';
+import { CHOICE_NOT_DECLARED_MEDIA_TYPE, NOT_CHECKED_MEDIA_TYPE } from './declaration.js';
 import { TRANSCRIPT_MEDIA_TYPE } from './transcript.js';
 import { RULE_IN_NAME } from './run-selection.js';
 
@@ -54,6 +54,11 @@ export interface ScenarioResult {
   skippedChecks?: NotCheckedAt[];
   /** Every reason above, as the steps wrote it (rule kit-judges-by-source): the tally of what to declare. */
   notChecked?: string[];
+  /**
+   * The target's choices (values the source leaves open) the scenario could not compare because they were not
+   * declared. Its source checks ran: these never make it partly checked, and are listed apart.
+   */
+  choicesNotDeclared?: string[];
   /** For a failed step: what the kit sent and got (conformance/lib/transcript.ts), redacted, with a curl line. */
   transcripts?: { step: string; line?: number; text: string }[];
 }
@@ -68,7 +73,7 @@ const NOT_ADOPTED = /^(\S+) \(adopts\)$/;
 const FAILING = ['PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
 
 interface StepInfo { step: string; line?: number; outcome: boolean }
-interface Attempt { steps: { id: string; pickleStepId?: string }[]; finished: Map<string, { status: string; message?: string; seconds: number }>; notes: { testStepId?: string; body: string }[]; transcripts: { testStepId?: string; body: string }[] }
+interface Attempt { steps: { id: string; pickleStepId?: string }[]; finished: Map<string, { status: string; message?: string; seconds: number }>; notes: { testStepId?: string; body: string }[]; choices: string[]; transcripts: { testStepId?: string; body: string }[] }
 
 /** Each Gherkin step's keyword and line, by its id, from a gherkinDocument (backgrounds, rules, scenarios). */
 function collectSteps(node: unknown, into: Map<string, { keyword: string; line?: number }>): void {
@@ -104,11 +109,11 @@ export function scenarioResults(messages: string | Record<string, any>[]): Scena
     } else if (m.testCase) {
       testCases.set(m.testCase.id, { pickleId: m.testCase.pickleId, steps: m.testCase.testSteps });
       if (!order.includes(m.testCase.pickleId)) order.push(m.testCase.pickleId);
-      attempts.set(m.testCase.pickleId, { steps: m.testCase.testSteps, finished: new Map(), notes: [], transcripts: [] });
+      attempts.set(m.testCase.pickleId, { steps: m.testCase.testSteps, finished: new Map(), notes: [], choices: [], transcripts: [] });
     } else if (m.testCaseStarted) {
       started.set(m.testCaseStarted.id, m.testCaseStarted.testCaseId);
       const testCase = testCases.get(m.testCaseStarted.testCaseId);
-      if (testCase) attempts.set(testCase.pickleId, { steps: testCase.steps, finished: new Map(), notes: [], transcripts: [] });
+      if (testCase) attempts.set(testCase.pickleId, { steps: testCase.steps, finished: new Map(), notes: [], choices: [], transcripts: [] });
     } else if (m.testStepFinished) {
       const pickleId = testCases.get(started.get(m.testStepFinished.testCaseStartedId)!)?.pickleId;
       const result = m.testStepFinished.testStepResult as { status: string; message?: string; duration?: { seconds: number; nanos: number } };
@@ -116,6 +121,9 @@ export function scenarioResults(messages: string | Record<string, any>[]): Scena
     } else if (m.attachment?.mediaType === NOT_CHECKED_MEDIA_TYPE && m.attachment.testCaseStartedId) {
       const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!)?.pickleId;
       if (pickleId) attempts.get(pickleId)!.notes.push({ testStepId: m.attachment.testStepId, body: String(m.attachment.body) });
+    } else if (m.attachment?.mediaType === CHOICE_NOT_DECLARED_MEDIA_TYPE && m.attachment.testCaseStartedId) {
+      const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!)?.pickleId;
+      if (pickleId) attempts.get(pickleId)!.choices.push(String(m.attachment.body));
     } else if (m.attachment?.mediaType === TRANSCRIPT_MEDIA_TYPE && m.attachment.testCaseStartedId) {
       const pickleId = testCases.get(started.get(m.attachment.testCaseStartedId)!)?.pickleId;
       if (pickleId) attempts.get(pickleId)!.transcripts.push({ testStepId: m.attachment.testStepId, body: String(m.attachment.body) });
@@ -127,7 +135,8 @@ export function scenarioResults(messages: string | Record<string, any>[]): Scena
 /** One scenario's verdict from its steps' results and its not-checked notes (the rules at the top of this file). */
 function judge(pickle: { name: string; uri: string; line?: number; tags: string[]; steps: Map<string, StepInfo> }, attempt: Attempt): ScenarioResult {
   const { steps: pickleSteps, ...scenario } = pickle;
-  const base = { ...scenario, source: 'cucumber' as const, seconds: [...attempt.finished.values()].reduce((sum, f) => sum + f.seconds, 0) };
+  const choices = attempt.choices.length ? { choicesNotDeclared: [...new Set(attempt.choices)].sort() } : {};
+  const base = { ...scenario, source: 'cucumber' as const, seconds: [...attempt.finished.values()].reduce((sum, f) => sum + f.seconds, 0), ...choices };
   const where = (testStepId?: string) => {
     const pickleStepId = attempt.steps.find((s) => s.id === testStepId)?.pickleStepId;
     const info = pickleStepId ? pickleSteps.get(pickleStepId) : undefined;
@@ -208,6 +217,13 @@ export function notCheckedTally(scenarios: ScenarioResult[]): Record<string, num
   return Object.fromEntries(Object.entries(tally).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** Each undeclared choice of the target's, with the number of scenarios that could not compare it. */
+export function choicesTally(scenarios: ScenarioResult[]): Record<string, number> {
+  const tally: Record<string, number> = {};
+  for (const s of scenarios) for (const what of s.choicesNotDeclared ?? []) tally[what] = (tally[what] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(tally).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** How many failures each generic check caused (from the failure messages). */
 export function checkFailures(scenarios: ScenarioResult[]): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(CHECKS.map((c) => [c.name, 0]));
@@ -224,7 +240,7 @@ export interface Report {
   summary: {
     /** Rules at least one scenario or property of this run names; each is counted once below, by its status. */
     rulesRun: number;
-    /** At least one scenario naming the rule passed (every step ran, nothing skipped) and none failed. */
+    /** At least one scenario naming the rule passed (every step ran, no source check skipped) and none failed. */
     rulesVerified: number;
     rulesPartlyChecked: number;
     rulesNotChecked: number;
@@ -251,6 +267,8 @@ export interface Report {
   };
   checks: Record<string, number>;
   notChecked: Record<string, number>;
+  /** The target's choices no scenario could compare, not being declared (apart from the source verdict). */
+  choicesNotDeclared: Record<string, number>;
   expectedFailuresUnknown: string[];
   withoutCheck: string[];
   /** Rules marked blackBox: false, with the test files that check them instead. */
@@ -340,6 +358,7 @@ export function buildReport(scenarios: ScenarioResult[], expected: Map<string, s
     },
     checks: checkFailures(scenarios),
     notChecked: notCheckedTally(scenarios),
+    choicesNotDeclared: choicesTally(scenarios),
     expectedFailuresUnknown: [...expected.keys()].filter((k) => !known.has(k)),
     withoutCheck,
     notBlackBox: notBlackBox.map((r) => ({ rule: r.id, checkedBy: r.checkedBy ?? [] })),
@@ -387,7 +406,7 @@ export function headline(s: Report['summary']): { rules: string; scenarios: stri
       `rules: ${s.rulesVerified} verified, ${s.rulesPartlyChecked} partly checked, ${s.rulesNotChecked} not checked, ` +
       `${s.rulesNotApplicable} not applicable (decision not adopted), ${s.rulesFailed} failed (${s.expectedFailures} expected, ${s.unexpectedPasses} unexpectedly passing), of ${s.rulesRun} this run checks`,
     scenarios:
-      `scenarios: ${s.scenariosPassed} passed (every step ran, nothing skipped), ${s.scenariosPartlyChecked} partly checked, ${s.scenariosNotChecked} not checked, ` +
+      `scenarios: ${s.scenariosPassed} passed (every step ran, no source check skipped), ${s.scenariosPartlyChecked} partly checked, ${s.scenariosNotChecked} not checked, ` +
       `${s.scenariosNotApplicable} not applicable (decision not adopted), ${s.scenariosFailed} failed, of ${s.scenarios}`,
   };
 }
@@ -437,6 +456,11 @@ export function printReport(report: Report, log: (line: string) => void = consol
     log(`\nnot checked, not declared or not supported (pass --declaration, or add the fixtures part, to check them): ${skipped.length} reason(s)`);
     for (const [what, n] of skipped) log(`  ${what} — in ${plural(n, 'scenario')}`);
   }
+  const choices = Object.entries(report.choicesNotDeclared ?? {});
+  if (choices.length) {
+    log(`\nyour choices, not declared (the source leaves them open; the verdicts above do not depend on them; declare them with --declaration to check them too): ${choices.length}`);
+    for (const [what, n] of choices) log(`  ${what} — in ${plural(n, 'scenario')}`);
+  }
   log(
     `\n${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)` +
       (s.rulesNotBlackBox ? `; ${s.rulesNotBlackBox} reference-only (no black-box check can observe them)` : ''),
@@ -485,6 +509,8 @@ export function summaryMarkdown(report: Report, target: string): string {
   }
   const skipped = Object.entries(report.notChecked);
   if (skipped.length) lines.push('', `Not checked, not declared or not supported (${skipped.length}):`, '', ...skipped.map(([what, n]) => `- ${what} (${plural(n, 'scenario')})`));
+  const choices = Object.entries(report.choicesNotDeclared ?? {});
+  if (choices.length) lines.push('', `Your choices, not declared (the source leaves them open; the verdict does not depend on them) (${choices.length}):`, '', ...choices.map(([what, n]) => `- ${what} (${plural(n, 'scenario')})`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -6,12 +6,12 @@
 // still report PASSED after the note (as they did before), which must not make the scenario pass either.
 import { describe, expect, it } from 'vitest';
 import { buildReport, junitXml, printReport, reportJson, runExitCode, scenarioResults, summaryMarkdown, type ScenarioResult } from '../lib/report.js';
-import { NOT_CHECKED_MEDIA_TYPE } from '../lib/declaration.js';
+import { CHOICE_NOT_DECLARED_MEDIA_TYPE, NOT_CHECKED_MEDIA_TYPE } from '../lib/declaration.js';
 import { TRANSCRIPT_MEDIA_TYPE } from '../lib/transcript.js';
 import { reportHtml } from '../lib/report-html.js';
 
 type Kind = 'Context' | 'Action' | 'Outcome';
-interface StepSpec { kind: Kind; text: string; status: 'PASSED' | 'SKIPPED' | 'FAILED'; note?: string; message?: string; transcript?: string }
+interface StepSpec { kind: Kind; text: string; status: 'PASSED' | 'SKIPPED' | 'FAILED'; note?: string; choice?: string; message?: string; transcript?: string }
 
 /** A message stream for scenarios, each tagged with its rules and made of steps with their results and notes. */
 function messages(scenarios: { name: string; rules: string[]; steps: StepSpec[] }[]): Record<string, any>[] {
@@ -40,6 +40,7 @@ function messages(scenarios: { name: string; rules: string[]; steps: StepSpec[] 
     out.push({ testStepFinished: { testCaseStartedId: id('tcs'), testStepId: id('hook'), testStepResult: { status: 'PASSED', duration: { seconds: 0, nanos: 1000 } } } });
     scenario.steps.forEach((s, i) => {
       if (s.note) out.push({ attachment: { body: s.note, mediaType: NOT_CHECKED_MEDIA_TYPE, testCaseStartedId: id('tcs'), testStepId: id('ts', i) } });
+      if (s.choice) out.push({ attachment: { body: s.choice, mediaType: CHOICE_NOT_DECLARED_MEDIA_TYPE, testCaseStartedId: id('tcs'), testStepId: id('ts', i) } });
       if (s.transcript) out.push({ attachment: { body: s.transcript, mediaType: TRANSCRIPT_MEDIA_TYPE, testCaseStartedId: id('tcs'), testStepId: id('ts', i) } });
       out.push({ testStepFinished: { testCaseStartedId: id('tcs'), testStepId: id('ts', i), testStepResult: { status: s.status, duration: { seconds: 0, nanos: 2_000_000 }, ...(s.message ? { message: s.message } : {}) } } });
     });
@@ -64,6 +65,29 @@ const failed = { name: 'failed', rules: ['failed-rule'], steps: [arrange, call, 
 
 const byName = (results: ScenarioResult[]) => Object.fromEntries(results.map((s) => [s.name, s]));
 const report = (streams: Parameters<typeof messages>[0], expected = new Map<string, string>()) => buildReport(scenarioResults(messages(streams)), expected);
+
+describe('rule:kit-judges-by-source — an undeclared choice never makes a source verdict partial', () => {
+  // The refusal itself is the source's check (it ran and passed); which code it carries is the target's choice.
+  const choiceOnly = { name: 'refused, code not declared', rules: ['source-rule'], steps: [arrange, call, { ...check, text: 'the call fails with "scope_denied"', choice: 'the error code for scope_denied (errorCodes.scope_denied)' }] };
+  const sourceSkipped = { name: 'a source check skipped', rules: ['other-rule'], steps: [arrange, call, { ...check, note: 'output field get_page/sections (outputSchemas or outputFields)', choice: 'error details issues (errorObject)' }] };
+
+  it('a scenario whose only gap is an undeclared choice passes, and the choice is listed apart with its count', () => {
+    const r = report([choiceOnly, sourceSkipped]);
+    const s = byName(r.scenarios);
+    expect(s['refused, code not declared']).toMatchObject({ status: 'passed', choicesNotDeclared: ['the error code for scope_denied (errorCodes.scope_denied)'] });
+    expect(r.rules.find((x) => x.rule === 'source-rule')?.status).toBe('verified');
+    // A skipped source check still makes it partly checked, whatever choices it also lists.
+    expect(s['a source check skipped']!.status).toBe('partly-checked');
+    expect(r.rules.find((x) => x.rule === 'other-rule')?.status).toBe('partly-checked');
+    expect(r.choicesNotDeclared).toEqual({ 'error details issues (errorObject)': 1, 'the error code for scope_denied (errorCodes.scope_denied)': 1 });
+    expect(r.notChecked).toEqual({ 'output field get_page/sections (outputSchemas or outputFields)': 1 });
+    const lines: string[] = [];
+    printReport(r, (l) => lines.push(l));
+    expect(lines.join('\n')).toMatch(/your choices, not declared[^\n]*: 2\n {2}error details issues \(errorObject\) — in 1 scenario\n/);
+    expect(summaryMarkdown(r, 'http://t')).toMatch(/Your choices, not declared/);
+    expect(reportHtml(r, { target: 'http://t', seed: 1, finishedAt: 'now', tags: '', replays: new Map() })).toMatch(/Your choices, not declared \(2\)/);
+  });
+});
 
 describe('a scenario that stopped early is never passed', () => {
   it('each stop gets its status, the step it stopped at and the reason', () => {

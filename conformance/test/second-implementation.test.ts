@@ -30,7 +30,7 @@ const FALSE_FAILURES: Record<string, 'both' | 'declared'> = {
 };
 
 
-interface Report { scenarios: { name: string; where: string; status: string }[] }
+interface Report { scenarios: { name: string; where: string; status: string }[]; summary: { rulesVerified: number; rulesPartlyChecked: number; rulesNotChecked: number } }
 
 let server: { url: string; close(): Promise<void> };
 let dir: string;
@@ -79,7 +79,8 @@ describe('the kit against a second, independent implementation (examples/second-
     const { code, output, report } = await runKit(name, extra);
     const { byStatus, failed } = tally(report);
     // The figures, for the README and the issue (vitest prints them on a failure too).
-    console.log(`second-server ${name}: ${report.scenarios.length} scenarios ${JSON.stringify(byStatus)}`);
+    const { rulesVerified, rulesPartlyChecked, rulesNotChecked } = report.summary;
+    console.log(`second-server ${name}: ${rulesVerified} rules verified, ${rulesPartlyChecked} partly checked, ${rulesNotChecked} not checked; ${report.scenarios.length} scenarios ${JSON.stringify(byStatus)}`);
     expect(report.scenarios.length, output.slice(-3000)).toBeGreaterThan(40);
     // No generic check (envelope, not a server error, the MCP encoding) fails on this server.
     expect(output).not.toMatch(/check (not_a_server_error|envelope_conformance|mcp_encoding|error_code_known) failed/);

@@ -62,12 +62,12 @@ Then('the resource {string} of {string} is refused with {string}', async functio
   } catch (error) {
     if (!(error instanceof McpError)) throw error;
     if (activeDeclaration()?.resourcesMirrorTools) assert.fail(`${uri}: declared to answer an envelope like its tool, answered JSON-RPC error ${error.code}`);
-    return this.notChecked(`the error code for ${kind} (errorCodes.${kind})`);
+    return this.choiceNotDeclared(`the error code for ${kind} (errorCodes.${kind})`);
   }
   assert.equal(envelope?.ok, false, `${uri} was read: ${JSON.stringify(envelope).slice(0, 200)}`);
   const code = declaredErrorCode(kind);
   if (code) assert.equal(envelope!.error!.code, code);
-  else this.notChecked(`the error code for ${kind} (errorCodes.${kind})`);
+  else this.choiceNotDeclared(`the error code for ${kind} (errorCodes.${kind})`);
 });
 
 // ── prompts ──────────────────────────────────────────────────────────────────────────────────────────────

@@ -149,7 +149,7 @@ Then('the call fails with {string}', function (this: SiteWorld, kind: string) {
   if (env.protocolError) {
     // Only an unlisted tool may be refused by the protocol instead of an envelope (checks.ts lets nothing else through).
     assert.notEqual(declaration?.unknownTool, 'envelope', `${describeLast(this)}: declared to answer an envelope, answered JSON-RPC error ${env.protocolError.code}`);
-    if (!declaration?.unknownTool) this.notChecked('how an unknown tool is refused (unknownTool)');
+    if (!declaration?.unknownTool) this.choiceNotDeclared('how an unknown tool is refused (unknownTool)');
     return;
   }
   // "validation_failed or not_found": where the source leaves open which refusal fits (an id of no known form may
@@ -157,7 +157,7 @@ Then('the call fails with {string}', function (this: SiteWorld, kind: string) {
   const kinds = kind.split(' or ');
   const codes = kinds.map((k) => declaredErrorCode(k));
   if (codes.every((c) => c !== undefined)) assert.ok(codes.includes(String(env.error?.code)), `${describeLast(this)}: expected the declared code ${codes.join(' or ')} for a ${kind} refusal: ${JSON.stringify(env.error)}`);
-  else this.notChecked(`the error code for ${kind} (${kinds.map((k) => `errorCodes.${k}`).join(', ')})`);
+  else this.choiceNotDeclared(`the error code for ${kind} (${kinds.map((k) => `errorCodes.${k}`).join(', ')})`);
   if (declaration?.errorObject) {
     assert.ok(typeof env.error?.message === 'string' && env.error.message.length > 10, 'the error message must tell a person what happened and what to do');
   }
@@ -167,7 +167,7 @@ Then('the call fails with {string}', function (this: SiteWorld, kind: string) {
 // source's: checked only when the target declares errorObject (rule kit-judges-by-source).
 function detailsDeclared(world: SiteWorld, what: string): boolean {
   if (activeDeclaration()?.errorObject) return true;
-  world.notChecked(`error details ${what} (errorObject)`);
+  world.choiceNotDeclared(`error details ${what} (errorObject)`);
   return false;
 }
 

@@ -27,7 +27,7 @@ Then('the activity of {string} has an entry for {string} with outcome {string}',
 function codeMatches(world: SiteWorld, kind: string): (code: unknown) => boolean {
   const declared = declaredErrorCode(kind);
   if (declared) return (code) => code === declared;
-  world.notChecked(`the error code for ${kind} in activity (errorCodes.${kind})`);
+  world.choiceNotDeclared(`the error code for ${kind} in activity (errorCodes.${kind})`);
   return (code) => typeof code === 'string' && code.length > 0;
 }
 
@@ -251,7 +251,8 @@ Then('the connection view of {string} does not list every scope', async function
 
 Then('the token of {string} starts with a prefix ending in {string}', function (this: SiteWorld, name: string, suffix: string) {
   const token = this.connection(name).token;
-  const prefix = /^[a-z]+_live_/.exec(token)?.[0];
+  // §2.1: "a fixed prefix ending in `_live_`": what comes before it is the target's own (letters, digits, …).
+  const prefix = /^[^\s]+?_live_/.exec(token)?.[0];
   assert.ok(prefix?.endsWith(suffix), `token ${token.slice(0, 12)}… has no prefix ending in ${suffix}`);
 });
 

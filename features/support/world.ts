@@ -21,7 +21,7 @@
 import { After, Before, defineParameterType, setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import { FixturesClient, fixturesSupport, type LimitValues, type WorldResponse } from '../../conformance/lib/fixtures-client.js';
 import { activeEra, type Envelope, type HttpAnswer, type McpConnection } from '../../conformance/lib/mcp-client.js';
-import { activeDeclaration, adopts, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, adopts, CHOICE_NOT_DECLARED_MEDIA_TYPE, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
 import { canaryFromEnvironment, canaryListens, canaryPath, canaryUrl, CANARY_VECTORS, type CanaryVector } from '../../conformance/lib/canary.js';
 import { nonPublicAddressesRefused } from '../../conformance/lib/network.js';
 import { ExchangeLog } from '../../conformance/lib/transcript.js';
@@ -118,6 +118,14 @@ export class SiteWorld extends World {
    */
   notChecked(what: string): void {
     void this.attach(what, NOT_CHECKED_MEDIA_TYPE);
+  }
+
+  /**
+   * Records a choice of the target's the scenario could not compare because it was not declared (an error code, the
+   * error object's details): the source's own check in the step ran, so this is listed apart, never a skipped check.
+   */
+  choiceNotDeclared(what: string): void {
+    void this.attach(what, CHOICE_NOT_DECLARED_MEDIA_TYPE);
   }
 
   /** What a transcript must never show: the fixtures secret and every token this scenario holds. */
