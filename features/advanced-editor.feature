@@ -64,9 +64,15 @@ Feature: Advanced editor
 
   @rule:replace-section-same-type @rule:replace-section-schema-validated @rule:replace-section-no-raw-markup
   Scenario Outline: Content that does not fit the section's own schema is rejected whole
-    When "agent" calls "replace_section_content" with:
+    # The current rev, read first: the source orders no two refusals, so a stale one may come before the content's.
+    When "agent" calls "get_section_json" with:
       """
-      { "sectionId": "{{section:main/home/hero}}", "clientRev": 0, "content": <content> }
+      { "sectionId": "{{section:main/home/hero}}" }
+      """
+    And the data at "/rev" is remembered as "rev"
+    And "agent" calls "replace_section_content" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "clientRev": {{remembered:rev}}, "content": <content> }
       """
     Then the call fails with "validation_failed"
 

@@ -1,7 +1,7 @@
 // Runs the conformance suite against a correct variant of the reference (variant-proxy.ts, other-limits.json)
 // and exits with the suite's status: `npx tsx conformance/variants/run.ts [--declared] [cli flags…]`. Without --declared the run
 // checks the source only; with it, the variant's own declaration (renamed.declaration.yaml) is passed. Besides codes,
-// extra fields and statuses, the variant numbers site revisions from 0 in steps of 3, keys added sections its own
+// extra fields and statuses, the variant numbers site revisions from 0 in steps of 3, section revs from 100, keys added sections its own
 // way, groups its draft changes, labels presets its own way, answers export_site with the snapshot as data and names
 // the pairing bodies' fields and statuses after RFC 8628 (RENAMED_PAIRING).
 import { spawn } from 'node:child_process';
@@ -27,6 +27,7 @@ const proxy = await startVariantProxy(reference.url, {
   renameStatuses: true,
   movePlanId: true,
   revisionsFromZero: true,
+  sectionRevsFrom: 100,
   otherSectionKeys: true,
   groupedDraftChanges: true,
   otherPresetLabels: true,

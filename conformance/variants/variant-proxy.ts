@@ -28,6 +28,13 @@ export interface VariantOptions {
    */
   revisionsFromZero?: boolean;
   /**
+   * A section's `rev` (§2.3, §4.3: get_section_json returns it, replace_section_content takes it as clientRev) starts
+   * at this number, not the reference's: the advanced editor's answers show rev + N, and a clientRev is read back as
+   * clientRev − N; one under N is a rev the variant never issued, so it is stale (the staleness check comes first, as
+   * §7.4 orders no two refusals). Rules replace-section-stale-rev-rejected and replace-section-schema-validated.
+   */
+  sectionRevsFrom?: number;
+  /**
    * A section add_section creates is keyed `<page>/added-<section>` instead of the reference's `<page>/<type>`
    * (§2.3 gives only the form `<page>/<section>`), in every answer after, and understood so in every request.
    */
@@ -270,6 +277,7 @@ function transformEnvelope(envelope: unknown, options: MessageOptions): unknown 
       data = shiftRevisions(data);
       if (options.calledTool === 'list_draft_changes' && isObject(data) && Array.isArray(data.changes)) data = { ...data, changes: data.changes.map((c) => (isObject(c) ? { ...c, revision: shiftedRevision(c.revision) } : c)) };
     }
+    if (options.sectionRevsFrom && (options.calledTool === 'get_section_json' || options.calledTool === 'replace_section_content') && isObject(data) && Number.isInteger(data.rev)) data = { ...data, rev: (data.rev as number) + options.sectionRevsFrom };
     if (options.otherSectionKeys && options.addedKeys) {
       const added = options.addedKeys;
       if (options.calledTool === 'add_section' && isObject(data) && typeof data.externalKey === 'string') added.add(data.externalKey);
@@ -448,6 +456,13 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         const request = JSON.parse(body.toString('utf8')) as { params: { arguments?: unknown } };
         const ours = new Map([...addedKeys].map((k) => [otherKey(k), k]));
         request.params.arguments = mapStrings(request.params.arguments, (s) => { const [key = '', field] = s.split('#'); const theirs = ours.get(key); return theirs ? [theirs, ...(field === undefined ? [] : [field])].join('#') : s; });
+        body = Buffer.from(JSON.stringify(request));
+      }
+      // sectionRevsFrom: the variant's clientRev read back as the reference's; one the variant never issued is stale.
+      if (calledTool === 'replace_section_content' && options.sectionRevsFrom) {
+        const request = JSON.parse(body.toString('utf8')) as { params: { arguments?: Record<string, unknown> } };
+        const clientRev = request.params.arguments?.clientRev;
+        if (request.params.arguments && Number.isInteger(clientRev)) request.params.arguments.clientRev = (clientRev as number) >= options.sectionRevsFrom ? (clientRev as number) - options.sectionRevsFrom : 1_000_000_000;
         body = Buffer.from(JSON.stringify(request));
       }
       // Broken servers that change what the target is asked (tool arguments cut to the bounds, a taken hostname

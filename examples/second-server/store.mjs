@@ -17,7 +17,7 @@ export const ALL_SCOPES = ['site:read', 'content:write', 'publish', 'ai:generate
 export const FULL_WIDENED_AT = Date.parse('2026-08-15T00:00:00Z');
 const NARROW_FULL = ALL_SCOPES.filter((s) => !['ai:generate', 'workspace:write', 'domain:read'].includes(s));
 export const PRESETS = { full: { label: 'Everything', scopes: ALL_SCOPES }, reader: { label: 'Look only', scopes: ['site:read'] }, author: { label: 'Writer', scopes: ['site:read', 'content:write'] } };
-export const TOKEN_PREFIX = 'bkh_live_';
+export const TOKEN_PREFIX = 'bkh2_live_';
 export const PLAN_LIFETIME_MS = 5 * 60 * 1000;
 
 const id = (kind) => `${kind}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
