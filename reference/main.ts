@@ -4,7 +4,10 @@
 //   --host H            listen address (env SITE_MCP_HOST, default 127.0.0.1)
 //   --port N            port, 0 for any free one (env SITE_MCP_PORT, default 8787)
 //   --data-dir D        store directory (env SITE_MCP_DATA_DIR, default ./data)
-//   --fixtures-secret S enable the conformance fixtures protocol (env SITE_MCP_FIXTURES_SECRET; test mode only)
+//   --fixtures-secret S test mode: the conformance kit's fixtures protocol, with this secret of at least 16
+//                       characters (env SITE_MCP_SERVER_FIXTURES_SECRET; the kit's SITE_MCP_FIXTURES_SECRET never
+//                       turns it on). It can create users and tokens: refused on a host other than loopback unless
+//                       --test-mode-on-network says so too
 //   --allowed-host H    extra Host header value to accept, repeatable (env SITE_MCP_ALLOWED_HOSTS, comma-separated)
 //   --base-url U        public base URL when behind a proxy (env SITE_MCP_BASE_URL)
 //   --dns-server S      resolver for domain verification, host[:port] (env SITE_MCP_DNS_SERVER; system default)
@@ -15,6 +18,7 @@
 //                       /usr/bin/chromium-headless-shell, else /usr/bin/chromium; without one every migration
 //                       is typed, fidelity "typed")
 //   --no-capture        no visual capture: migrations take the typed path only (env SITE_MCP_CAPTURE=off)
+//   --test-mode-on-network  allow test mode on a non-loopback --host (a test environment no one else reaches)
 //   --no-seed           do not create the demo workspace
 //   --help              this text
 //
@@ -45,11 +49,14 @@ const { values } = readArguments({
     'no-capture': { type: 'boolean' },
     'rate-limits': { type: 'string' },
     'decision-limits': { type: 'string' },
+    'test-mode-on-network': { type: 'boolean' },
   },
 });
 
 const env = process.env;
-const fixturesSecret = values['fixtures-secret'] ?? env.SITE_MCP_FIXTURES_SECRET ?? undefined;
+// Test mode is the server's own switch (rule test-mode-explicit): its flag or its own variable, never the kit's
+// SITE_MCP_FIXTURES_SECRET, which a shell that runs the kit has set anyway.
+const fixturesSecret = values['fixtures-secret'] ?? (env.SITE_MCP_SERVER_FIXTURES_SECRET || undefined);
 const config = {
   host: values.host ?? env.SITE_MCP_HOST ?? '127.0.0.1',
   port: portNumber(values.port ?? env.SITE_MCP_PORT ?? '8787'),
@@ -61,6 +68,11 @@ const config = {
   // Visual capture (rule migrate-capture-then-typed): off, a named browser, or the default when it is installed.
   chromium: values['no-capture'] || env.SITE_MCP_CAPTURE === 'off' ? null : (values.chromium ?? env.SITE_MCP_CHROMIUM ?? undefined),
 };
+const MIN_FIXTURES_SECRET = 16;
+if (fixturesSecret !== undefined && fixturesSecret.length < MIN_FIXTURES_SECRET) fail(`--fixtures-secret needs at least ${MIN_FIXTURES_SECRET} characters (it guards a protocol that creates users and tokens), got ${fixturesSecret.length}; e.g. --fixtures-secret "$(openssl rand -hex 16)".`);
+const loopbackHost = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i.test(config.host);
+if (fixturesSecret !== undefined && !loopbackHost && !values['test-mode-on-network']) fail(`test mode on --host ${config.host}: anyone who reaches it and learns the secret can create users and tokens; listen on 127.0.0.1, or add --test-mode-on-network for a test environment no one else reaches.`);
+if (values['test-mode-on-network'] && fixturesSecret === undefined) fail('--test-mode-on-network goes with --fixtures-secret (test mode); without test mode there is nothing to allow.');
 if (config.baseUrl !== undefined && !URL.canParse(config.baseUrl)) fail(`--base-url takes an absolute URL, e.g. https://sites.example.com, got ${JSON.stringify(config.baseUrl)}.`);
 if (values.chromium && !existsSync(values.chromium)) fail(`--chromium: no file at ${values.chromium}; name the Chromium executable or pass --no-capture.`);
 const decisionLimits = values['decision-limits'] ? await readDecisionLimits(values['decision-limits']) : undefined;
@@ -124,7 +136,9 @@ const server = await startServer(config, ...compositions).catch((error: NodeJS.E
   throw error;
 });
 console.log(`site-mcp reference server listening on ${server.url}`);
-console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}${fixturesSecret ? '   fixtures protocol: ON (test mode)' : ''}`);
+console.log(`  MCP endpoint: ${server.url}/api/mcp   data: ${config.dataDir}`);
+if (fixturesSecret) console.log(`  TEST MODE is on: the fixtures protocol at ${server.url}/test-fixtures/v1 creates users, tokens and time; never serve real data from this server.`);
+else if (env.SITE_MCP_FIXTURES_SECRET) console.log('  Test mode is off: SITE_MCP_FIXTURES_SECRET is the kit\'s; the server\'s test mode is --fixtures-secret (or SITE_MCP_SERVER_FIXTURES_SECRET).');
 console.log(`  Visual capture for migrations: ${server.parts.capture ? 'on' : 'off (turned off, or no Chromium found; migrations are typed)'}`);
 
 if (!values['no-seed']) {

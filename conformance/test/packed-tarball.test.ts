@@ -57,7 +57,7 @@ describe('the packed kit in an empty folder', () => {
   });
 
   it('serves the reference and runs the suite against it, writing junit.xml, report.html and rules.json', async () => {
-    serve = spawn(process.execPath, [bin, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(dir, 'data'), '--fixtures-secret', 'packed-secret', '--no-seed'], { cwd: join(dir, 'app'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    serve = spawn(process.execPath, [bin, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(dir, 'data'), '--fixtures-secret', 'packed-secret-0123456', '--no-seed'], { cwd: join(dir, 'app'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
     url = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`site-mcp serve did not start within 60 s:\n${out}`)), 60_000);
@@ -74,7 +74,7 @@ describe('the packed kit in an empty folder', () => {
     // The kit's own list of the reference's known failures applies only when given: listing the rule there must not
     // turn another target's run red (an unexpected pass) when the user gave no --expected-failures.
     await writeFile(join(dir, 'app', 'node_modules', 'site-mcp', 'conformance', 'expected-failures.yaml'), 'expected:\n  - rule: tool-catalogue-exact\n    reason: the reference\'s list, not this run\'s\n');
-    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out', '--tags', '@rule:tool-catalogue-exact']);
+    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret-0123456', '--report-dir', 'out', '--tags', '@rule:tool-catalogue-exact']);
     expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
     expect(result.stdout).toMatch(/tool-catalogue-exact\s+verified/);
     for (const file of ['junit.xml', 'report.html', 'rules.json']) expect(existsSync(join(dir, 'app', 'out', file)), file).toBe(true);
@@ -87,7 +87,7 @@ describe('the packed kit in an empty folder', () => {
     expect(url, 'the serve test runs first').toBeTruthy();
     await writeFile(join(dir, 'app', 'expected.yaml'), 'expected:\n  - rule: tool-catalogue-exact\n    reason: listed to see the file is read\n');
     // The reference passes the rule, so listing it as expected to fail turns the run red (exit 1): the file was read.
-    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--report-dir', 'out-properties', '--rules', 'content-write-draft-only,tool-catalogue-exact', '--properties', '--seed', '7', '--expected-failures', 'expected.yaml']);
+    const result = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret-0123456', '--report-dir', 'out-properties', '--rules', 'content-write-draft-only,tool-catalogue-exact', '--properties', '--seed', '7', '--expected-failures', 'expected.yaml']);
     expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(1);
     expect(result.stdout).toMatch(/tool-catalogue-exact\s+XPASS/);
     const report = JSON.parse(await readFile(join(dir, 'app', 'out-properties', 'conformance.json'), 'utf8')) as { summary: { problems: number; unexpectedPasses: number; scenariosFailed: number }; rules: { rule: string; status: string; scenarios: { name: string; where: string; status: string }[] }[] };
@@ -99,7 +99,7 @@ describe('the packed kit in an empty folder', () => {
     // The property ran from the installed package (not only the Gherkin scenarios of the rule).
     // (Its location names the protocol era it ran in, as every scenario's does.)
     expect(rule?.scenarios.some((s) => /node_modules\/site-mcp\/conformance\/properties\/draft-only\.test\.ts( \[[0-9-]+\])?$/.test(s.where) && s.status === 'passed'), JSON.stringify(rule)).toBe(true);
-    const missing = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret', '--expected-failures', 'no-such-file.yaml']);
+    const missing = await siteMcp(['conformance', '--url', url, '--fixtures-secret', 'packed-secret-0123456', '--expected-failures', 'no-such-file.yaml']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read the expected-failures file/);
   }, 300_000);
