@@ -10,12 +10,14 @@ export interface Window {
 
 export class SlidingWindowLimiter {
   /**
-   * Key → its recent hits. Least recently hit first (a hit moves its key
+   * Key → its recent hits and the limit they were recorded under. Least recently hit first (a hit moves its key
    * to the end), so the keys evicted past `maxKeys` are the stalest. Only a recorded hit makes an entry: a
    * refused or only looked-at key (a sign-in for an e-mail nobody has, refused) adds nothing, and an entry whose
    * hits have all left their window is dropped when next looked at (rule memory-caller-keyed-maps-bounded).
+   * A key at its limit (a locked account, a throttled address) is evicted last (rule limiter-keeps-locked-keys):
+   * a flood of new keys must not make the server forget a lock.
    */
-  #hits = new Map<string, number[]>();
+  #hits = new Map<string, { hits: number[]; limit: number }>();
   readonly #maxKeys: number;
 
   /** `maxKeys`: the most keys held (spec/limits.json memory.limiterKeys in the runtime). */
@@ -38,24 +40,34 @@ export class SlidingWindowLimiter {
         return { refusedKey: key, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)), window };
       }
     }
-    for (const { key } of keys) this.#record(key, nowMs);
+    for (const { key, window } of keys) this.#record(key, window.limit, nowMs);
     return null;
   }
 
-  #record(key: string, nowMs: number): void {
-    const hits = this.#hits.get(key) ?? [];
+  #record(key: string, limit: number, nowMs: number): void {
+    const hits = this.#hits.get(key)?.hits ?? [];
     hits.push(nowMs);
     this.#hits.delete(key);
-    this.#hits.set(key, hits);
-    // Past the bound the least recently hit keys go: at worst a key that many others pushed out counts afresh.
-    for (const stalest of this.#hits.keys()) {
+    this.#hits.set(key, { hits, limit });
+    if (this.#hits.size <= this.#maxKeys) return;
+    // Past the bound the least recently hit key under its limit goes: at worst it counts afresh. Keys at their limit
+    // are passed over (and moved to the end, so the next pass does not meet them first); only when every key is at
+    // its limit does the stalest go anyway, so memory stays bounded.
+    const passedOver: [string, { hits: number[]; limit: number }][] = [];
+    for (const [stalest, entry] of this.#hits) {
       if (this.#hits.size <= this.#maxKeys) break;
-      this.#hits.delete(stalest);
+      if (stalest === key) continue;
+      if (entry.hits.length >= entry.limit) passedOver.push([stalest, entry]);
+      else this.#hits.delete(stalest);
+    }
+    for (const [locked, entry] of passedOver) {
+      this.#hits.delete(locked);
+      if (this.#hits.size < this.#maxKeys) this.#hits.set(locked, entry);
     }
   }
 
   #prune(key: string, window: Window, nowMs: number): number[] {
-    const hits = this.#hits.get(key);
+    const hits = this.#hits.get(key)?.hits;
     if (!hits) return [];
     const from = nowMs - window.windowSeconds * 1000;
     // Hits are recorded in time order: the ones at or before `from` are a prefix.

@@ -22,4 +22,21 @@ describe('SlidingWindowLimiter', () => {
     expect(limiter.take([other, ws], 11)).toBeNull();
     expect(limiter.take([other, ws], 12)?.refusedKey).toBe('ws:w1');
   });
+
+  it('rule:limiter-keeps-locked-keys — a flood of new keys past the bound does not make it forget a key at its limit', () => {
+    const limiter = new SlidingWindowLimiter({ maxKeys: 3 });
+    const account = { key: 'sign-in:account:olive', window: { limit: 2, windowSeconds: 600 } };
+    expect(limiter.take([account], 0)).toBeNull();
+    expect(limiter.take([account], 1)).toBeNull();
+    expect(limiter.take([account], 2)?.refusedKey).toBe(account.key);
+    // Pair starts from 50 new addresses: the least recently hit keys go, but not the locked account.
+    for (let i = 0; i < 50; i++) expect(limiter.take([{ key: `pair-start:address:${i}`, window: { limit: 20, windowSeconds: 60 } }], 10 + i)).toBeNull();
+    expect(limiter.size).toBeLessThanOrEqual(3);
+    expect(limiter.take([account], 100)?.refusedKey).toBe(account.key);
+    // Memory stays bounded even when every key is at its limit: the stalest locked key goes then.
+    const locked = (i: number) => ({ key: `locked:${i}`, window: { limit: 1, windowSeconds: 600 } });
+    for (let i = 0; i < 10; i++) limiter.take([locked(i)], 200 + i);
+    expect(limiter.size).toBeLessThanOrEqual(3);
+    expect(limiter.take([locked(9)], 300)?.refusedKey).toBe('locked:9');
+  });
 });
