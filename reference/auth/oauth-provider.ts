@@ -63,12 +63,15 @@ const FETCH_TIMEOUT_MS = 2_500;
 /**
  * oidc-provider's `fetch`, answered by the SSRF-hardened fetcher on the server's network (`net`, read on each call:
  * test mode's fetch-allowlist changes it in place): public addresses only, pinned connections, no redirect followed
- * (a metadata document must answer 200 itself), the body capped at `maxBytes`.
+ * (a metadata document must answer 200 itself), the body capped at `maxBytes`, and only a JSON answer read.
  */
 export function providerFetch(net: Network, maxBytes: number): (url: string | URL, init?: RequestInit) => Promise<Response> {
   return async (url, init) => {
     if ((init?.method ?? 'GET').toUpperCase() !== 'GET') throw new TypeError('the identity provider only reads documents');
     const answer = await safeFetch(String(url), { ...net, maxBytes, timeoutMs: FETCH_TIMEOUT_MS, maxRedirects: 0 });
+    // A document the provider reads is JSON and says so (the client ID metadata document draft requires
+    // application/json; rule oauth-client-id-metadata-documents): a page, text or an unnamed body is no document.
+    if (answer.status === 200 && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(answer.contentType ?? '')) return new Response(null, { status: 415 });
     return new Response(answer.status === 204 || answer.status === 304 ? null : new Uint8Array(answer.body), {
       status: answer.status,
       headers: answer.contentType ? { 'content-type': answer.contentType } : {},
@@ -87,6 +90,9 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
   const provider = new Provider(issuer, {
     adapter: state.Adapter,
     routes: { registration: REGISTRATION_PATH },
+    // OAuth 2.1 has no implicit grant: the code flow alone, so no id_token response type is advertised or registered
+    // (rule oauth-code-flow-only).
+    responseTypes: ['code'],
     clients: [],
     // Our one signing key is ES256, so registered clients default to it.
     clientDefaults: { grant_types: ['authorization_code'], id_token_signed_response_alg: 'ES256', response_types: ['code'], token_endpoint_auth_method: 'none' },

@@ -35,6 +35,8 @@ let documents: HttpsServer;
 let origin: string;
 /** path → document; and each path the reference fetched, in order. */
 const served = new Map<string, unknown>();
+/** path → the content type it is served with, when not application/json ('' for none). */
+const servedAs = new Map<string, string>();
 const fetched: string[] = [];
 
 beforeAll(async () => {
@@ -46,7 +48,8 @@ beforeAll(async () => {
   documents = createHttpsServer({ cert: TEST_WEBSITE_CERTIFICATE, key: TEST_WEBSITE_KEY }, (req, res) => {
     fetched.push(req.url ?? '');
     const doc = served.get(req.url ?? '');
-    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });
+    const type = servedAs.get(req.url ?? '') ?? 'application/json';
+    res.writeHead(doc ? 200 : 404, type ? { 'content-type': type } : {});
     res.end(doc ? JSON.stringify(doc) : '{}');
   });
   await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
@@ -221,6 +224,23 @@ describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned 
     expect(answer.headers.get('location')).toBeNull();
     expect(await answer.text()).toMatch(/refused: client_id metadata document fetch failed/);
     expect(fetched).toContain('/oauth/oversized.json');
+  });
+
+  it('rule:oauth-client-id-metadata-documents — refuses a document not served as JSON: text/html, text/plain, or no content type', async () => {
+    for (const [name, type] of [['as-html', 'text/html'], ['as-text', 'text/plain; charset=utf-8'], ['untyped', '']] as const) {
+      const url = `${origin}/oauth/${name}.json`;
+      served.set(`/oauth/${name}.json`, { client_id: url, client_name: 'Rye Chat', redirect_uris: [callback.url], token_endpoint_auth_method: 'none' });
+      servedAs.set(`/oauth/${name}.json`, type);
+      const answer = await authorize(url);
+      expect(answer.status, name).toBe(400);
+      expect(await answer.text(), name).toMatch(/refused: client_id metadata document fetch failed/);
+      expect(fetched).toContain(`/oauth/${name}.json`);
+    }
+    // The same document as JSON is taken (application/json with a charset too).
+    const url = `${origin}/oauth/as-json.json`;
+    served.set('/oauth/as-json.json', { client_id: url, client_name: 'Rye Chat', redirect_uris: [callback.url], token_endpoint_auth_method: 'none' });
+    servedAs.set('/oauth/as-json.json', 'application/json; charset=utf-8');
+    expect((await authorize(url)).status).toBe(303);
   });
 
   it('fetches no document from an address its fetcher refuses: the same loopback server by a name not on the allow-list', async () => {

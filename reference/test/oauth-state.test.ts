@@ -130,6 +130,18 @@ describe('OAuth registration admission', () => {
   }, 60_000);
 });
 
+describe('OAuth 2.1: the code flow only', () => {
+  it('rule:oauth-code-flow-only — the metadata advertises no implicit grant or id_token response type, and an implicit client does not register', async () => {
+    const metadata = (await (await fetch(`${test.url}/.well-known/oauth-authorization-server/oidc`)).json()) as { response_types_supported: string[]; grant_types_supported: string[] };
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect(metadata.grant_types_supported).not.toContain('implicit');
+    const implicit = JSON.stringify({ client_name: 'implicit', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['implicit'], response_types: ['id_token'] });
+    const refused = await register('127.66.3.2', implicit);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toBe('invalid_client_metadata');
+  }, 60_000);
+});
+
 describe('OAuth redirect URIs', () => {
   it('rule:oauth-redirect-https-or-loopback — plain http to another host is refused; https, loopback http and a private-use scheme register', async () => {
     const withRedirect = (uri: string) => JSON.stringify({ client_name: 'redirects', redirect_uris: [uri], application_type: uri.startsWith('http') ? 'web' : 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] });
