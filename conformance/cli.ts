@@ -317,7 +317,7 @@ async function main(): Promise<number> {
     const properties = runsProperties && !values['dry-run'] ? runProperties(target) : undefined;
     properties?.catch(() => undefined);
     const { loadConfiguration, loadSources, loadSupport, runCucumber } = await import('@cucumber/cucumber/api');
-    const { buildReport, junitXml, runExitCode, printReport, reportJson, scenarioLocation, scenarioResults, summaryMarkdown, vitestResults } = await import('./lib/report.js');
+    const { buildReport, junitXml, runExitCode, printReport, reportJson, rulesMarkdown, scenarioLocation, scenarioResults, scenariosMarkdown, summaryMarkdown, vitestResults } = await import('./lib/report.js');
     const { runConfiguration } = await loadConfiguration(
       {
         file: 'cucumber.mjs',
@@ -352,6 +352,8 @@ async function main(): Promise<number> {
       // write one file. The first era's run writes the plain names, each further era's its own (cucumber-<era>.html).
       const suffix = i === 0 ? '' : `-${era}`;
       runConfiguration.formats.files = { ...Object.fromEntries(otherFiles), [join(reportsDir, `cucumber-messages${suffix}.ndjson`)]: 'message' };
+      // The console shows the kit's progress, a character per scenario, never Cucumber's totals (lib/progress-formatter.mjs).
+      if (!values['dry-run']) runConfiguration.formats.stdout = fileURLToPath(new URL('./lib/progress-formatter.mjs', import.meta.url));
       // junit.xml is written from the report below: Cucumber's JUnit formatter would count a cut-short scenario as a pass.
       // report.html is the kit's own page (lib/report-html.ts, written below); Cucumber's is its detail page.
       if (!values['dry-run']) runConfiguration.formats.files = { ...runConfiguration.formats.files, [join(reportsDir, `cucumber${suffix}.html`)]: 'html' };
@@ -393,6 +395,8 @@ async function main(): Promise<number> {
     );
     await writeFile(join(reportsDir, 'rules.json'), `${JSON.stringify({ target: target.url, seed: Number(seed), rules: json.rules, summary: report.summary, eras, notChecked: report.notChecked, choicesNotDeclared: report.choicesNotDeclared, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
     await writeFile(join(reportsDir, 'summary.md'), summaryMarkdown(report, target.url));
+    await writeFile(join(reportsDir, 'rules.md'), rulesMarkdown(report));
+    await writeFile(join(reportsDir, 'scenarios.md'), scenariosMarkdown(report));
     await writeFile(join(reportsDir, 'junit.xml'), junitXml(report));
     // The replay reruns the same scenario against the same target with the same choices; the secret stays in
     // the environment, never in a printed line.
@@ -415,7 +419,7 @@ async function main(): Promise<number> {
     for (const line of new Set(replayOf.values())) console.log(`replay: ${line}`);
     if (scenarios.some((s) => s.status === 'failed' && s.source === 'vitest')) console.log(`replay properties: ${invokedAs('conformance')} --seed ${seed}${sameTarget ? ` ${sameTarget}` : ''} --properties --rules ${[...new Set(scenarios.filter((s) => s.status === 'failed' && s.source === 'vitest').flatMap((s) => [...s.name.matchAll(/\brule:([a-z0-9-]+)/g)].map((m) => m[1]!)))].join(',')}`);
     // Last, where to read more: the lines a person sees when the run ends.
-    console.log(`reports: ${join(reportsDir, 'report.html')} (the verdict per section and rule), summary.md, junit.xml, rules.json in ${reportsDir}`);
+    console.log(`reports: ${join(reportsDir, 'report.html')} (the verdict per section and rule), summary.md, rules.md, scenarios.md, junit.xml, rules.json in ${reportsDir}`);
 
     // A shard of a selection smaller than its count of shards may hold no scenario: its empty report merges as nothing.
     if (shard && scenarios.length === 0) {

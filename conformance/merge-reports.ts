@@ -85,7 +85,7 @@ for (const { dir, run } of runs) {
 }
 const expected = new Map(runs.flatMap(({ run }) => run.rules.filter((r) => r.expectedFailureReason !== undefined).map((r) => [r.rule, r.expectedFailureReason!] as const)));
 
-const { buildReport, junitXml, printReport, reportJson, runExitCode, summaryMarkdown, rulesNamedInSuite } = await import('./lib/report.js');
+const { buildReport, junitXml, printReport, reportJson, runExitCode, rulesMarkdown, scenariosMarkdown, summaryMarkdown, rulesNamedInSuite } = await import('./lib/report.js');
 const { reportHtml } = await import('./lib/report-html.js');
 const named = rulesNamedInSuite(repo);
 // As a run does: the properties' rules are "without a check" only when properties ran and did not name them.
@@ -101,6 +101,8 @@ const finishedAt = new Date().toISOString();
 await writeFile(join(out, 'conformance.json'), `${JSON.stringify({ target, seed: first.seed, tags: first.tags, mergedFrom: runs.map(({ dir, run }) => ({ dir, ...(run.shard ? { shard: run.shard } : {}) })), finishedAt, ...json }, null, 2)}\n`);
 await writeFile(join(out, 'rules.json'), `${JSON.stringify({ target, seed: first.seed, rules: json.rules, summary: report.summary, notChecked: report.notChecked, choicesNotDeclared: report.choicesNotDeclared, withoutCheck: report.withoutCheck, referenceOnly: report.notBlackBox }, null, 2)}\n`);
 await writeFile(join(out, 'summary.md'), summaryMarkdown(report, target));
+await writeFile(join(out, 'rules.md'), rulesMarkdown(report));
+await writeFile(join(out, 'scenarios.md'), scenariosMarkdown(report));
 await writeFile(join(out, 'junit.xml'), junitXml(report));
 await writeFile(join(out, 'report.html'), reportHtml(report, { target, seed: first.seed ?? 0, finishedAt, tags: first.tags ?? '', replays: new Map() }));
 console.log(`merged ${runs.length} report${runs.length === 1 ? '' : 's'} into ${out}`);

@@ -423,19 +423,67 @@ export function reportJson(report: Report): unknown {
   };
 }
 
-/** Prints the per-rule table, the scenarios not checked in full (each with its step and reason), and the summary. */
-export function printReport(report: Report, log: (line: string) => void = console.log): void {
-  const width = Math.max(8, ...report.rules.map((r) => r.rule.length)) + 2;
-  log(`\nverdict (Cucumber's totals above count its own step statuses; here only what was checked counts as passed):`);
-  log(`${'rule-id'.padEnd(width)}${'status'.padEnd(15)} scenarios`);
+/** Over this many rules a run's console shows the verdict per source section, not per rule (rules.md has every rule). */
+export const RULES_PER_RULE_MAX = 25;
+/** The most lines one list of the console (reasons not checked, choices not declared) shows; the rest are in summary.md. */
+const LIST_MAX = 6;
+
+/** Each rule's top-level source section ("4" for §4.3) and whether it is a decision of ours, from spec/rules. */
+function ruleSections(): Map<string, { section: string; decision: boolean }> {
+  return new Map(loadRules().map((r) => [r.id, { section: String(r.section).split('.')[0]!, decision: Boolean(r.decision) }]));
+}
+
+/**
+ * The verdict per source section: source rules by their section, our decisions in a row of their own, each row
+ * counting its rules by status. Markdown rows for summary.md, padded text for the console.
+ */
+export function sectionTable(report: Report): { head: string[]; rows: string[][] } {
+  const sections = ruleSections();
+  const columns: [string, Report['rules'][number]['status'][]][] = [['verified', ['verified']], ['partly checked', ['partly-checked']], ['not checked', ['not-checked']], ['not applicable', ['not-applicable']], ['failed', ['failed', 'xfail', 'xpass']]];
+  const byRow = new Map<string, Report['rules']>();
   for (const r of report.rules) {
-    log(`${r.rule.padEnd(width)}${(STATUS_TEXT[r.status] ?? r.status).padEnd(15)} ${scenarioCounts(r.scenarios)}${byEra(r.scenarios)}${r.expectedFailureReason ? ` — expected: ${clip(r.expectedFailureReason, 100)}` : ''}`);
+    const info = sections.get(r.rule);
+    const row = !info ? 'other' : info.decision ? 'decisions (ours)' : `§${info.section}`;
+    byRow.set(row, [...(byRow.get(row) ?? []), r]);
   }
-  const incomplete = report.scenarios.filter((s) => s.status !== 'passed' && s.status !== 'failed');
-  if (incomplete.length) {
+  const order = [...byRow.keys()].sort((a, b) => (a.startsWith('§') && b.startsWith('§') ? Number(a.slice(1)) - Number(b.slice(1)) : a.startsWith('§') ? -1 : b.startsWith('§') ? 1 : a.localeCompare(b)));
+  return {
+    head: ['rules', ...columns.map(([name]) => name), 'of'],
+    rows: order.map((row) => {
+      const rules = byRow.get(row)!; // cast: every key of byRow holds its rules
+      return [row, ...columns.map(([, statuses]) => String(rules.filter((r) => statuses.includes(r.status)).length)), String(rules.length)];
+    }),
+  };
+}
+
+/**
+ * Prints the verdict: per rule for a run of a few rules, else per source section with each failed rule by name;
+ * the failed steps' transcripts; what was not checked and the choices not declared (the first few, the rest in
+ * summary.md); the eras and the headline last.
+ */
+export function printReport(report: Report, log: (line: string) => void = console.log): void {
+  const s = report.summary;
+  const perRule = report.rules.length <= RULES_PER_RULE_MAX;
+  if (perRule) {
+    const width = Math.max(8, ...report.rules.map((r) => r.rule.length)) + 2;
+    log('\nverdict (only what was checked counts as passed):');
+    log(`${'rule-id'.padEnd(width)}${'status'.padEnd(15)} scenarios`);
+    for (const r of report.rules) {
+      log(`${r.rule.padEnd(width)}${(STATUS_TEXT[r.status] ?? r.status).padEnd(15)} ${scenarioCounts(r.scenarios)}${byEra(r.scenarios)}${r.expectedFailureReason ? ` — expected: ${clip(r.expectedFailureReason, 100)}` : ''}`);
+    }
+  } else {
+    const { head, rows } = sectionTable(report);
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)) + 2);
+    log('\nverdict by source section (only what was checked counts as passed; every rule: rules.md, rules.json):');
+    for (const row of [head, ...rows]) log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(''));
+    const notVerified = report.rules.filter((r) => r.status === 'failed' || r.status === 'xfail' || r.status === 'xpass');
+    for (const r of notVerified) log(`${(STATUS_TEXT[r.status] ?? r.status).toUpperCase()} ${r.rule}: ${clip(r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.expectedFailureReason || '', 140)}`);
+  }
+  const incomplete = report.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'failed');
+  if (incomplete.length && perRule && incomplete.length <= LIST_MAX * 2) {
     log(`\nscenarios not checked in full (${incomplete.length}): status, scenario, where it stopped or what it skipped, and why`);
-    for (const s of incomplete) log(`${s.status.padEnd(15)} ${where(s)} ${clip(s.name, 80)} — ${notCheckedText(s)}`);
-  }
+    for (const x of incomplete) log(`${x.status.padEnd(15)} ${where(x)} ${clip(x.name, 80)} — ${notCheckedText(x)}`);
+  } else if (incomplete.length) log(`\n${plural(incomplete.length, 'scenario')} not checked in full: scenarios.md lists each with where it stopped and why`);
   const transcribed = report.scenarios.filter((x) => x.status === 'failed' && x.transcripts?.length);
   if (transcribed.length) {
     log(`\nwhat the kit sent and got in each failed step (${transcribed.length} scenario${transcribed.length === 1 ? '' : 's'}; tokens and secrets redacted, the curl line reads them from the environment):`);
@@ -446,27 +494,29 @@ export function printReport(report: Report, log: (line: string) => void = consol
     // A target that fails most scenarios would flood the terminal: the rest are in report.html and junit.xml.
     if (transcribed.length > CONSOLE_TRANSCRIPTS) log(`\n… and ${transcribed.length - CONSOLE_TRANSCRIPTS} more failed scenarios: their transcripts are in report.html, junit.xml and conformance.json`);
   }
-  const s = report.summary;
   const failedChecks = Object.entries(report.checks).filter(([, n]) => n > 0);
   if (failedChecks.length) log(`\ngeneric check failures: ${failedChecks.map(([c, n]) => `${c} ${n}`).join(', ')}`);
   if (report.expectedFailuresUnknown.length) log(`\nexpected-failures.yaml names rules that are not in the catalogue: ${report.expectedFailuresUnknown.join(', ')}`);
   if (s.untaggedScenarios) log(`\n${s.untaggedScenarios} scenario(s) name no @rule tag`);
-  const skipped = Object.entries(report.notChecked);
+  const list = (entries: [string, number][]) => {
+    for (const [what, n] of entries.slice(0, LIST_MAX)) log(`  ${what} — in ${plural(n, 'scenario')}`);
+    if (entries.length > LIST_MAX) log(`  … and ${entries.length - LIST_MAX} more (summary.md)`);
+  };
+  const skipped = Object.entries(report.notChecked).sort(([, a], [, b]) => b - a);
   if (skipped.length) {
     log(`\nnot checked, not declared or not supported (pass --declaration, or add the fixtures part, to check them): ${skipped.length} reason(s)`);
-    for (const [what, n] of skipped) log(`  ${what} — in ${plural(n, 'scenario')}`);
+    list(skipped);
   }
-  const choices = Object.entries(report.choicesNotDeclared ?? {});
+  const choices = Object.entries(report.choicesNotDeclared ?? {}).sort(([, a], [, b]) => b - a);
   if (choices.length) {
     log(`\nyour choices, not declared (the source leaves them open; the verdicts above do not depend on them; declare them with --declaration to check them too): ${choices.length}`);
-    for (const [what, n] of choices) log(`  ${what} — in ${plural(n, 'scenario')}`);
+    list(choices);
   }
   log(
     `\n${s.rulesWithoutCheck} catalogue rules without a check (of ${s.testableRules} testable)` +
-      (s.rulesNotBlackBox ? `; ${s.rulesNotBlackBox} reference-only (no black-box check can observe them)` : ''),
+      (s.rulesNotBlackBox ? `; ${s.rulesNotBlackBox} reference-only (no black-box check can observe them; rules.json referenceOnly names their tests)` : ''),
   );
-  if (report.withoutCheck.length) log(`without a check: ${report.withoutCheck.join(', ')}`);
-  for (const r of report.notBlackBox) log(`reference-only, checked by ${r.checkedBy.join(', ')}: ${r.rule}`);
+  if (report.withoutCheck.length) log(`without a check: ${clip(report.withoutCheck.join(', '), 300)}`);
   for (const line of eraLines(report)) log(line);
   const { rules, scenarios } = headline(s);
   log(rules);
@@ -501,16 +551,35 @@ export function summaryMarkdown(report: Report, target: string): string {
     'A scenario passed only when every step ran and nothing in it was skipped; a rule is verified only when one of its scenarios passed and none failed. ' +
       'A run with nothing failed passes even where things were not checked. `report.html` shows the verdict per source section and rule, and each failure with the requests and answers of its failed step; `cucumber.html` is Cucumber\'s own page, whose step statuses are not the verdict.',
   ];
-  if (failed.length) lines.push('', '| failed rule | scenarios |', '|---|---|', ...failed.map((r) => `| \`${r.rule}\` | ${cell(r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.status)} |`));
+  const { head, rows } = sectionTable(report);
+  lines.push('', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`), '', 'Every rule with its scenarios: `rules.md`; every scenario not checked in full, where it stopped and why: `scenarios.md`.');
+  if (failed.length) lines.push('', '| failed rule | scenarios |', '|---|---|', ...failed.map((r) => `| \`${r.rule}\` | ${cell(clip(r.scenarios.filter((x) => x.status === 'failed').map((x) => x.name).join('; ') || r.status, 400))} |`));
+  // A short list stays here; a long one is scenarios.md alone, so this page fits a CI job summary.
   const incomplete = report.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'failed');
-  if (incomplete.length) {
-    lines.push('', `Scenarios not checked in full (${incomplete.length}):`, '', '| status | scenario | where it stopped or what it skipped, and why |', '|---|---|---|');
-    for (const x of incomplete) lines.push(`| ${x.status} | ${cell(x.name)} (\`${where(x)}\`) | ${cell(notCheckedText(x))} |`);
-  }
+  if (incomplete.length && incomplete.length <= LIST_MAX * 3) lines.push('', scenariosMarkdown(report).replace(/^## /, '').trimEnd());
   const skipped = Object.entries(report.notChecked);
   if (skipped.length) lines.push('', `Not checked, not declared or not supported (${skipped.length}):`, '', ...skipped.map(([what, n]) => `- ${what} (${plural(n, 'scenario')})`));
   const choices = Object.entries(report.choicesNotDeclared ?? {});
   if (choices.length) lines.push('', `Your choices, not declared (the source leaves them open; the verdict does not depend on them) (${choices.length}):`, '', ...choices.map(([what, n]) => `- ${what} (${plural(n, 'scenario')})`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Every rule of the run with its status and scenario counts (rules.md: the table summary.md leaves out). */
+export function rulesMarkdown(report: Report): string {
+  const sections = ruleSections();
+  const lines = ['## Every rule of the run', '', '| rule | section | status | scenarios |', '|---|---|---|---|'];
+  for (const r of report.rules) {
+    const info = sections.get(r.rule);
+    lines.push(`| \`${r.rule}\` | ${info ? `§${info.section}${info.decision ? ' (decision)' : ''}` : ''} | ${STATUS_TEXT[r.status] ?? r.status} | ${cell(`${scenarioCounts(r.scenarios)}${byEra(r.scenarios)}`)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Every scenario not checked in full, where it stopped or what it skipped, and why (scenarios.md). */
+export function scenariosMarkdown(report: Report): string {
+  const incomplete = report.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'failed');
+  const lines = [`## Scenarios not checked in full (${incomplete.length})`, '', '| status | scenario | where it stopped or what it skipped, and why |', '|---|---|---|'];
+  for (const x of incomplete) lines.push(`| ${x.status} | ${cell(x.name)} (\`${where(x)}\`) | ${cell(notCheckedText(x))} |`);
   return `${lines.join('\n')}\n`;
 }
 

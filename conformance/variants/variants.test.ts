@@ -5,7 +5,7 @@
 // as data, RFC 8628-style pairing names) must pass every
 // scenario, checked by the source alone and with its own declaration. Each run starts its own reference server.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,19 +13,21 @@ import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-async function runVariant(args: string[], script = 'conformance/variants/run.ts', parallel = '1'): Promise<{ code: number; output: string }> {
+async function runVariant(args: string[], script = 'conformance/variants/run.ts', parallel = '1'): Promise<{ code: number; output: string; summaryBytes: number }> {
   // Reports of their own: reports/ is the features phase's run. One scenario at a time in the CLI's own process
   // (--parallel 1) unless a run says otherwise: the four runs are side by side already, and Cucumber's worker threads
   // would add CPU to every whole suite.
   const reports = await mkdtemp(join(tmpdir(), 'site-mcp-variant-reports-'));
   try {
-    return await new Promise((resolve) => {
+    const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx/esm', script, ...args, '--parallel', parallel, '--report-dir', reports], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
       child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)));
       child.once('exit', (code) => resolve({ code: code ?? 1, output }));
     });
+    const summaryBytes = await stat(join(reports, 'summary.md')).then((s) => s.size, () => -1);
+    return { code, output, summaryBytes };
   } finally {
     await rm(reports, { recursive: true, force: true });
   }
@@ -35,7 +37,7 @@ async function runVariant(args: string[], script = 'conformance/variants/run.ts'
 // above its last lines), the lines Cucumber wrote about an error, then the run's last lines.
 function whatWentWrong(output: string): string {
   const lines = output.split('\n');
-  const failed = lines.filter((l) => /^failed\s|Error|timed out|✖/.test(l)).slice(0, 40);
+  const failed = lines.filter((l) => /^(failed|FAILED)\s|Error|timed out|✖/.test(l)).slice(0, 40);
   return [...failed, '…', output.slice(-3000)].join('\n');
 }
 
@@ -45,10 +47,16 @@ describe.concurrent('correct variants', () => {
   it('rule:kit-judges-by-source — the renamed variant passes every scenario without a declaration (source checks only)', async () => {
     // The CLI's default, Cucumber's worker threads (--parallel 2): the one whole suite of npm test that runs its
     // scenarios two at a time, as a user's default run does (the features phase runs them in the CLI's process).
-    const { code, output } = await runVariant([], 'conformance/variants/run.ts', '2');
+    const { code, output, summaryBytes } = await runVariant([], 'conformance/variants/run.ts', '2');
     expect(output, whatWentWrong(output)).toMatch(/^scenarios: \d+ passed .* 0 failed, of \d+$/m);
     expect(output).toMatch(/not checked, not declared/);
     expect(code, whatWentWrong(output)).toBe(0);
+    // A whole passing run fits on a screen or two, and its summary in a CI job page: at most 80 lines (the
+    // progress lines and both eras' headers included) and 30 KB; every rule and scenario is in rules.md and
+    // scenarios.md.
+    expect(output.trimEnd().split('\n').length, output.slice(-4000)).toBeLessThanOrEqual(80);
+    expect(summaryBytes).toBeGreaterThan(0);
+    expect(summaryBytes).toBeLessThanOrEqual(30 * 1024);
   }, 300_000);
 
   it('rule:kit-judges-by-source — the renamed variant passes every scenario with its own declaration (renamed codes checked)', async () => {
