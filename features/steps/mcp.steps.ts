@@ -6,30 +6,13 @@ import { TargetFailure, withCallTimeout, type Envelope } from '../../conformance
 import { TEST_WEBSITE } from '../../conformance/lib/test-website.js';
 import type { SiteWorld } from '../support/world.js';
 import { parse, pointer, stringsIn, subsetMismatch } from '../support/json.js';
-import { activeDeclaration, declaredErrorCode, declaredNotImplemented, NotDeclared, NotImplemented, outputPointer } from '../../conformance/lib/declaration.js';
-import { loadTools } from '../../spec/index.js';
+import { activeDeclaration, declaredErrorCode, NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
 import { checkableOutput, requireOutput } from '../support/declared.js';
+import { requireImplemented } from '../support/tools-built.js';
 import { FixturesError, fixturesSupport } from '../../conformance/lib/fixtures-client.js';
 
-const catalogue = new Set(loadTools().map((t) => t.name));
-// The tools the target lists, read once per process: a target's catalogue does not change during a run.
-let listedTools: Promise<Set<string> | undefined> | undefined;
-
-/**
- * A catalogue tool the target has not built stops the scenario as not checked (not implemented), never failed: one
- * its declaration names in notImplemented, or one its tools/list does not name (tool-catalogue-exact fails for that
- * alone). A name outside the catalogue is called as it is: refusing it is what such a scenario checks.
- */
-async function requireImplemented(world: SiteWorld, name: string, tool: string): Promise<void> {
-  if (!catalogue.has(tool)) return;
-  if (declaredNotImplemented('tools', tool)) throw new NotImplemented(`tool ${tool} (notImplemented in the declaration)`);
-  listedTools ??= world.connection(name).mcp.listTools().then((r) => new Set(r.tools.map((t) => t.name)), () => undefined);
-  const listed = await listedTools;
-  if (listed && !listed.has(tool)) throw new NotImplemented(`tool ${tool} (not in the target's tools/list)`);
-}
-
 async function call(world: SiteWorld, name: string, tool: string, args: Record<string, unknown>) {
-  await requireImplemented(world, name, tool);
+  await requireImplemented(world, tool);
   const { envelope } = await world.connection(name).mcp.callTool(tool, args);
   world.last = { tool, connection: name, args, envelope };
   if (tool.startsWith('prepare_') && envelope.ok) world.lastPlanId = await preparedPlanId(world, name, tool, envelope.data);
@@ -82,7 +65,7 @@ When("{string} calls {string} with, waiting the target's migration time budget:"
 });
 
 async function repeat(world: SiteWorld, name: string, tool: string, times: number, callArgs: Record<string, unknown>) {
-  await requireImplemented(world, name, tool);
+  await requireImplemented(world, tool);
   // Concurrent batches keep a scenario that needs hundreds of calls fast; the answers are kept for
   // "every one of those calls succeeds".
   world.lastBatch = [];
