@@ -4,7 +4,9 @@
 //   - registration: counted per client address (rule oauth-registration-throttled-per-address) and its body bounded
 //     by its Content-Length (rule oauth-registration-metadata-capped);
 //   - authorization (and its resume, /auth/<uid>): counted per client address, and refused while the server holds
-//     its most sign-ins in flight (rule oauth-authorization-requests-bounded).
+//     its most sign-ins in flight (rule oauth-authorization-requests-bounded);
+//   - token and revocation, which make the provider fetch a client ID metadata document for an https client_id:
+//     counted per client address and in all (rule oauth-client-documents-fetch-bounded).
 // A row matches every spelling the provider's router answers (rule oauth-admission-every-path-spelling), not one
 // string: its router folds case and drops one trailing slash, so /reg, /reg/, /REG and /Reg/ are one route.
 // Answers use OAuth's JSON error form, as the provider's own answers on these endpoints do (RFC 7591 §3.2.2).
@@ -18,6 +20,10 @@ export const REGISTRATION_PATH = '/reg';
 
 /** The authorization endpoint inside the provider's app (its default `routes.authorization`, mounted under /oidc). */
 export const AUTHORIZATION_PATH = '/auth';
+
+/** The token and revocation endpoints inside the provider's app (its default routes). */
+export const TOKEN_PATH = '/token';
+export const REVOCATION_PATH = '/token/revocation';
 
 /**
  * Whether oidc-provider's router could send `path` to the route at `route` (or, with `below`, to one of its
@@ -54,25 +60,28 @@ interface AdmissionRow {
 
 export interface AdmissionPorts {
   limiter: SlidingWindowLimiter;
-  limits: Pick<Limits, 'oauthRegistration' | 'oauthAuthorization'>;
+  limits: Pick<Limits, 'oauthRegistration' | 'oauthAuthorization' | 'oauthClientDocuments'>;
   /** The sign-ins in flight: Interaction records not expired. */
   liveInteractions: () => Promise<number>;
   now?: () => number;
 }
 
-function perAddress(ports: AdmissionPorts, name: string, window: { limit: number; windowSeconds: number }, what: string): Check {
+function perAddress(ports: AdmissionPorts, name: string, window: { limit: number; windowSeconds: number }, what: string, overall?: { limit: number; windowSeconds: number }): Check {
   const now = ports.now ?? Date.now;
   return (ctx) => {
-    const refused = ports.limiter.take([{ key: `${name}:address:${clientAddress(ctx)}`, window }], now());
+    const keys = [{ key: `${name}:address:${clientAddress(ctx)}`, window }, ...(overall ? [{ key: `${name}:all`, window: overall }] : [])];
+    const refused = ports.limiter.take(keys, now());
     if (!refused) return;
     ctx.set('retry-after', String(refused.retryAfterSeconds));
-    return refuse(ctx, 429, 'rate_limited', `Too many ${what} from this address: ${window.limit} per ${window.windowSeconds} seconds. Retry after ${refused.retryAfterSeconds} seconds.`);
+    const from = refused.refusedKey.endsWith(':all') ? 'from all addresses together' : 'from this address';
+    return refuse(ctx, 429, 'rate_limited', `Too many ${what} ${from}: ${refused.window.limit} per ${refused.window.windowSeconds} seconds. Retry after ${refused.retryAfterSeconds} seconds.`);
   };
 }
 
 /** The table: what is checked before the provider reads a request, per route. */
 export function admissionTable(ports: AdmissionPorts): AdmissionRow[] {
-  const { oauthRegistration: registration, oauthAuthorization: authorization } = ports.limits;
+  const { oauthRegistration: registration, oauthAuthorization: authorization, oauthClientDocuments: documents } = ports.limits;
+  const fetching = perAddress(ports, 'oauth-token', documents.perAddress, 'token and revocation requests', documents.overall);
   return [
     {
       route: REGISTRATION_PATH,
@@ -98,6 +107,8 @@ export function admissionTable(ports: AdmissionPorts): AdmissionRow[] {
         },
       ],
     },
+    { route: TOKEN_PATH, methods: ['POST'], checks: [fetching] },
+    { route: REVOCATION_PATH, methods: ['POST'], checks: [fetching] },
   ];
 }
 

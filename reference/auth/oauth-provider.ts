@@ -63,19 +63,54 @@ const FETCH_TIMEOUT_MS = 2_500;
 /**
  * oidc-provider's `fetch`, answered by the SSRF-hardened fetcher on the server's network (`net`, read on each call:
  * test mode's fetch-allowlist changes it in place): public addresses only, pinned connections, no redirect followed
- * (a metadata document must answer 200 itself), the body capped at `maxBytes`, and only a JSON answer read.
+ * (a metadata document must answer 200 itself), the body capped at `maxBytes`, and only a JSON answer read. Bounded
+ * for callers with no account (rule oauth-client-documents-fetch-bounded): a document that could not be had is not
+ * asked for again for `failureCacheSeconds` (the provider asks twice per request), and at most `perHostConcurrent`
+ * fetches go to one host at once; past that one is refused at once, never queued.
  */
-export function providerFetch(net: Network, maxBytes: number): (url: string | URL, init?: RequestInit) => Promise<Response> {
+export function providerFetch(net: Network, maxBytes: number, bounds: Limits['oauthClientDocuments'], now: () => number = Date.now): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  const failedUntil = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  const unavailable = () => new Response(null, { status: 503 });
+  const remember = (href: string) => {
+    failedUntil.delete(href);
+    failedUntil.set(href, now() + bounds.failureCacheSeconds * 1000);
+    for (const oldest of failedUntil.keys()) {
+      if (failedUntil.size <= bounds.failureCacheEntries) break;
+      failedUntil.delete(oldest);
+    }
+  };
   return async (url, init) => {
     if ((init?.method ?? 'GET').toUpperCase() !== 'GET') throw new TypeError('the identity provider only reads documents');
-    const answer = await safeFetch(String(url), { ...net, maxBytes, timeoutMs: FETCH_TIMEOUT_MS, maxRedirects: 0 });
-    // A document the provider reads is JSON and says so (the client ID metadata document draft requires
-    // application/json; rule oauth-client-id-metadata-documents): a page, text or an unnamed body is no document.
-    if (answer.status === 200 && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(answer.contentType ?? '')) return new Response(null, { status: 415 });
-    return new Response(answer.status === 204 || answer.status === 304 ? null : new Uint8Array(answer.body), {
-      status: answer.status,
-      headers: answer.contentType ? { 'content-type': answer.contentType } : {},
-    });
+    const href = String(url);
+    const until = failedUntil.get(href);
+    if (until !== undefined && until > now()) return unavailable();
+    failedUntil.delete(href);
+    const host = new URL(href).host;
+    const running = inFlight.get(host) ?? 0;
+    if (running >= bounds.perHostConcurrent) return unavailable();
+    inFlight.set(host, running + 1);
+    try {
+      const answer = await safeFetch(href, { ...net, maxBytes, timeoutMs: FETCH_TIMEOUT_MS, maxRedirects: 0 });
+      // A document the provider reads is JSON and says so (the client ID metadata document draft requires
+      // application/json; rule oauth-client-id-metadata-documents): a page, text or an unnamed body is no document.
+      if (answer.status === 200 && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(answer.contentType ?? '')) {
+        remember(href);
+        return new Response(null, { status: 415 });
+      }
+      if (answer.status !== 200) remember(href);
+      return new Response(answer.status === 204 || answer.status === 304 ? null : new Uint8Array(answer.body), {
+        status: answer.status,
+        headers: answer.contentType ? { 'content-type': answer.contentType } : {},
+      });
+    } catch (error) {
+      remember(href);
+      throw error;
+    } finally {
+      const left = (inFlight.get(host) ?? 1) - 1;
+      if (left > 0) inFlight.set(host, left);
+      else inFlight.delete(host);
+    }
   };
 }
 
@@ -114,7 +149,7 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
       },
     },
     interactions: { url: (_ctx, interaction) => `/oidc-interaction/${interaction.uid}` },
-    fetch: providerFetch(admission.net, registration.maxMetadataBytes) as never,
+    fetch: providerFetch(admission.net, registration.maxMetadataBytes, admission.limits.oauthClientDocuments) as never,
     fetchResponseBodyLimits: { 'client_id metadata document': registration.maxMetadataBytes },
     // An error the browser is not sent back with (rule oauth-no-error-redirect-unverified-client, and every error
     // OAuth never redirects) is a page of ours, with the app's headers and a client error's status: never a 3xx

@@ -21,6 +21,7 @@ import { startServer, type RunningServer } from '../app.js';
 import { testMode } from '../testing/index.js';
 import { FIXTURES_SECRET } from './harness.js';
 import { FixturesClient, type WorldWithPasswords } from '../../conformance/lib/fixtures-client.js';
+import { postFromAddress } from '../../conformance/lib/local-address.js';
 import { TEST_WEBSITE_CERTIFICATE, TEST_WEBSITE_KEY } from '../../conformance/lib/test-website.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
 
@@ -38,6 +39,7 @@ const served = new Map<string, unknown>();
 /** path → the content type it is served with, when not application/json ('' for none). */
 const servedAs = new Map<string, string>();
 const fetched: string[] = [];
+const slow = { now: 0, most: 0 };
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'site-mcp-oauth-cimd-'));
@@ -45,8 +47,15 @@ beforeAll(async () => {
   fx = new FixturesClient(server.url, FIXTURES_SECRET);
   world = await fx.world({ users: [{ key: 'olive' }], sites: [{ key: 'main', members: { olive: 'owner' } }] });
   callback = await callbackServer();
-  documents = createHttpsServer({ cert: TEST_WEBSITE_CERTIFICATE, key: TEST_WEBSITE_KEY }, (req, res) => {
+  documents = createHttpsServer({ cert: TEST_WEBSITE_CERTIFICATE, key: TEST_WEBSITE_KEY }, async (req, res) => {
     fetched.push(req.url ?? '');
+    // A slow client website: how many of its documents the reference fetches at once.
+    if (req.url?.startsWith('/oauth/slow-')) {
+      slow.now++;
+      slow.most = Math.max(slow.most, slow.now);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      slow.now--;
+    }
     const doc = served.get(req.url ?? '');
     const type = servedAs.get(req.url ?? '') ?? 'application/json';
     res.writeHead(doc ? 200 : 404, type ? { 'content-type': type } : {});
@@ -242,6 +251,33 @@ describe('rule:oauth-client-id-metadata-documents — the SDK v2 client, pinned 
     servedAs.set('/oauth/as-json.json', 'application/json; charset=utf-8');
     expect((await authorize(url)).status).toBe(303);
   });
+
+  it('rule:oauth-client-documents-fetch-bounded — a document that could not be had is fetched once, not again for each request', async () => {
+    const url = `${origin}/oauth/missing-${Date.now()}.json`;
+    for (let i = 0; i < 3; i++) expect((await authorize(url)).status).toBe(400);
+    expect(fetched.filter((p) => p === new URL(url).pathname)).toHaveLength(1);
+  });
+
+  it('rule:oauth-client-documents-fetch-bounded — at most perHostConcurrent documents are fetched from one host at once', async () => {
+    const { perHostConcurrent } = server.parts.limits.oauthClientDocuments;
+    slow.most = 0;
+    const answers = await Promise.all(Array.from({ length: perHostConcurrent * 3 }, (_, i) => authorize(`${origin}/oauth/slow-${i}.json`)));
+    for (const answer of answers) expect(answer.status).toBe(400);
+    expect(slow.most).toBeGreaterThan(0);
+    expect(slow.most).toBeLessThanOrEqual(perHostConcurrent);
+  });
+
+  it('rule:oauth-client-documents-fetch-bounded — the token and revocation endpoints, which fetch documents too, are counted per address in every spelling', async () => {
+    const { limit } = server.parts.limits.oauthClientDocuments.perAddress;
+    const post = (path: string) => postFromAddress(`${server.url}${path}`, '127.72.0.1', { 'content-type': 'application/x-www-form-urlencoded' }, `grant_type=authorization_code&code=x&client_id=${encodeURIComponent(`${origin}/oauth/none.json`)}`);
+    const paths = ['/oidc/token', '/oidc/token/revocation', '/oidc/TOKEN/', '/oidc/Token/Revocation'];
+    for (let i = 0; i < limit; i++) expect((await post(paths[i % paths.length]!)).status, paths[i % paths.length]).not.toBe(429);
+    for (const path of paths) {
+      const refused = await post(path);
+      expect(refused.status, path).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toBe('rate_limited');
+    }
+  }, 60_000);
 
   it('fetches no document from an address its fetcher refuses: the same loopback server by a name not on the allow-list', async () => {
     const other = `https://localhost:${new URL(origin).port}/oauth/rye-chat.json`;
