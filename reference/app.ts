@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { limits, loadCatalogue, type Catalogue } from './catalogue.js';
 import { mcpHandler } from './mcp/mount.js';
 import { hostCheck } from './api/host-check.js';
+import { clientAddressMiddleware, type TrustedProxies } from './api/client-address.js';
 import { publicSiteHandler } from './web/public-site.js';
 import { protectedResourceMetadata } from './api/well-known.js';
 import { appRouter, editorRouter } from './web/app-pages.js';
@@ -100,7 +101,7 @@ export type RouterPorts = Pick<ServerParts, 'store' | 'clock' | 'activity' | 'li
 const MCP_PATH = /^\/api\/mcp\/?$/i;
 const AUTHORIZATION_SERVER_METADATA = '/.well-known/oauth-authorization-server/oidc';
 
-function buildApp(parts: ServerParts, allowedHosts: readonly string[], compositions: readonly Composition[]): Koa {
+function buildApp(parts: ServerParts, allowedHosts: readonly string[], trustProxy: TrustedProxies, compositions: readonly Composition[]): Koa {
   const app = new Koa();
   app.proxy = false;
   // Never a stack trace or a 5xx body with internals; errors are logged here once.
@@ -114,6 +115,8 @@ function buildApp(parts: ServerParts, allowedHosts: readonly string[], compositi
       ctx.body = { error: { code: 'internal_error', message: 'Unexpected server error.' } };
     }
   });
+  // Who is calling, once per request, for every per-address limit below (rule client-address-behind-proxy).
+  app.use(clientAddressMiddleware(trustProxy));
   app.use(hostCheck(parts.baseUrl, allowedHosts));
   // The MCP endpoint first: every agent call comes here, and matching it in the routers below would add to every
   // read call's CPU. It matches what its router route matched: a trailing slash, any letter case.
@@ -203,7 +206,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
     oauth: oauthOnFirstUse(baseUrl, config.dataDir, { limiter, limits: composedLimits, net }),
     tools: { store, limits: composedLimits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, libraryDir: join(config.dataDir, 'library') },
   };
-  http.on('request', buildApp(parts, config.allowedHosts, compositions).callback());
+  http.on('request', buildApp(parts, config.allowedHosts, config.trustProxy ?? [], compositions).callback());
   // Pages a previous run left waiting for capture are taken up again (rule migrate-capture-allowance).
   parts.captureQueue.start();
   return {

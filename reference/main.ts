@@ -10,6 +10,9 @@
 //                       --test-mode-on-network says so too
 //   --allowed-host H    extra Host header value to accept, repeatable (env SITE_MCP_ALLOWED_HOSTS, comma-separated)
 //   --base-url U        public base URL when behind a proxy (env SITE_MCP_BASE_URL)
+//   --trust-proxy A     a reverse proxy's address or CIDR range, repeatable (env SITE_MCP_TRUST_PROXY, comma-separated):
+//                       a request from it is counted, by every per-address limit, for the client its
+//                       X-Forwarded-For names (the right-most hop that is not a trusted proxy); default: none
 //   --dns-server S      resolver for domain verification, host[:port] (env SITE_MCP_DNS_SERVER; system default)
 //   --rate-limits C,W   calls per minute per connection and per workspace (default 120,600; load tests only)
 //   --decision-limits F JSON file with other values for the limits that are our decisions (throttles, import
@@ -34,6 +37,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseTrustedProxies } from './api/client-address.js';
 
 const { values } = readArguments({
   options: {
@@ -43,6 +47,7 @@ const { values } = readArguments({
     'fixtures-secret': { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
     'base-url': { type: 'string' },
+    'trust-proxy': { type: 'string', multiple: true },
     'dns-server': { type: 'string' },
     'no-seed': { type: 'boolean' },
     chromium: { type: 'string' },
@@ -65,6 +70,7 @@ const config = {
   baseUrl: values['base-url'] ?? env.SITE_MCP_BASE_URL ?? undefined,
   dnsServer: values['dns-server'] ?? env.SITE_MCP_DNS_SERVER ?? undefined,
   rateLimitsOverride: values['rate-limits'] ? parseRateLimits(values['rate-limits']) : undefined,
+  trustProxy: trustedProxies([...(values['trust-proxy'] ?? []), ...(env.SITE_MCP_TRUST_PROXY?.split(',') ?? [])].map((v) => v.trim()).filter(Boolean)),
   // Visual capture (rule migrate-capture-then-typed): off, a named browser, or the default when it is installed.
   chromium: values['no-capture'] || env.SITE_MCP_CAPTURE === 'off' ? null : (values.chromium ?? env.SITE_MCP_CHROMIUM ?? undefined),
 };
@@ -116,6 +122,14 @@ function portNumber(text: string): number {
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
+}
+
+function trustedProxies(values: string[]) {
+  try {
+    return parseTrustedProxies(values);
+  } catch (error) {
+    fail(`${(error as Error).message}.`);
+  }
 }
 
 function parseRateLimits(text: string) {

@@ -9,6 +9,7 @@ import { svgBrandProvider, type ImageProvider } from './infra/image-provider.js'
 import type { Network } from './infra/safe-fetch.js';
 import { existsSync } from 'node:fs';
 import { chromiumCapture, type CaptureEngine } from './infra/capture.js';
+import type { TrustedProxies } from './api/client-address.js';
 
 
 export interface Services {
@@ -47,6 +48,11 @@ export interface Config {
    * /usr/bin/chromium-headless-shell or else /usr/bin/chromium, whichever exists first (services.ts). Without a browser every migration is typed (rule migrate-capture-then-typed).
    */
   chromium?: string | null;
+  /**
+   * The reverse proxies whose X-Forwarded-For names the client (--trust-proxy; api/client-address.ts, rule
+   * client-address-behind-proxy): none by default, so only the socket's peer counts.
+   */
+  trustProxy?: TrustedProxies;
   /** How long the capture queue waits after a migration before it captures the pages beyond the allowance (default 10 s: the migration's caller reads its result first). */
   captureQueueDelayMs?: number;
 }
