@@ -41,10 +41,15 @@ export interface PairingCapacity {
   maxPendingPerOwner: number;
 }
 
-/** The first item of `items` in iteration order, undefined when there is none. */
-function firstOf<T>(items: Iterable<T>): T | undefined {
-  for (const item of items) return item;
-  return undefined;
+/**
+ * The network a client address key (api/client-address.ts: IPv4, or an IPv6 /64 as `a:b:c:d::/64`) belongs to for
+ * the pool's fairness: its IPv6 /48 or IPv4 /24, the blocks one holder commonly has.
+ */
+export function networkOf(address: string): string {
+  const v6 = /^([0-9a-f]+):([0-9a-f]+):([0-9a-f]+):[0-9a-f]+::\/64$/i.exec(address);
+  if (v6) return `${v6[1]}:${v6[2]}:${v6[3]}::/48`;
+  const v4 = /^(\d+\.\d+\.\d+)\.\d+$/.exec(address);
+  return v4 ? `${v4[1]}.0/24` : address;
 }
 
 /**
@@ -78,8 +83,9 @@ export class Pairings {
 
   /**
    * Starts a pairing for a tool at `address`. Refused (pairing_capacity) when that address already holds its share of
-   * unbound pairings; when the process holds its most, the oldest unbound pairing of the address holding the most
-   * makes room if that address holds at least two more than `address`, and otherwise the start is refused. A
+   * unbound pairings; when the process holds its most, the oldest unbound pairing of the network (networkOf) holding
+   * the most makes room if that network holds at least two more than the one of `address`, and otherwise the start
+   * is refused. A
    * pairing bound to a workspace is never pushed out: a flood cannot take an owner's pairing that awaits approval.
    */
   start(input: { scopes: string[]; admin?: boolean; readOnly?: boolean }, nowMs = Date.now(), address = 'unknown') {
@@ -92,14 +98,19 @@ export class Pairings {
       const wait = this.#secondsUntilFirstExpires(own, nowMs);
       throw new DomainError('pairing_capacity', `Too many pairings from this address are waiting for approval. Retry after ${wait} seconds.`, { retryAfterSeconds: wait });
     }
-    // Every pairing still held counts, decided or not: each one is memory until it expires.
+    // Every pairing still held counts, decided or not: each one is memory until it expires. Room is made by network
+    // (an IPv6 /48, an IPv4 /24: what one holder can spread a flood over), not by address, so a flood from many
+    // addresses of one network gives way to a newcomer from another (rule pairings-capacity-per-network).
     if (this.#byUserCode.size >= maxPending) {
-      let heaviest: Set<Pairing> | undefined;
+      const byNetwork = new Map<string, Pairing[]>();
       for (const from of [...this.#unboundByAddress.keys()]) {
         const held = this.#unboundOf(from);
-        if (held && held.size > (heaviest?.size ?? 0)) heaviest = held;
+        if (held?.size) byNetwork.set(networkOf(from), [...(byNetwork.get(networkOf(from)) ?? []), ...held]);
       }
-      const oldest = heaviest && heaviest.size >= (own?.size ?? 0) + 2 ? firstOf(heaviest) : undefined;
+      let heaviest: Pairing[] = [];
+      for (const held of byNetwork.values()) if (held.length > heaviest.length) heaviest = held;
+      const ownNetwork = byNetwork.get(networkOf(address))?.length ?? 0;
+      const oldest = heaviest.length >= ownNetwork + 2 ? heaviest.reduce((a, b) => (b.expiresAt < a.expiresAt ? b : a)) : undefined;
       if (!oldest) throw pairingsFull(this.#secondsUntilFirstExpires(this.#byUserCode.values(), nowMs));
       this.#drop(oldest);
     }

@@ -3,7 +3,7 @@
 // addresses could fill it and every owner's CLI pairing would be refused until their pairings expired.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '../catalogue.js';
-import { claimPairing, DECIDED_KEPT_MS, Pairings } from '../domain/pairing.js';
+import { claimPairing, DECIDED_KEPT_MS, networkOf, Pairings } from '../domain/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { postFrom, startTestServer, type TestServer } from './harness.js';
 
@@ -64,12 +64,28 @@ describe('pairing capacity', () => {
     pairings.bind(owners, 'ws_owner');
     const flood = [1, 2, 3].map((i) => pairings.start(read, 1_000 + i, '203.0.113.1').pairing);
     // Full: a newcomer takes the flooder's oldest, never the owner's bound pairing.
-    pairings.start(read, 2_000, '192.0.2.8');
+    pairings.start(read, 2_000, '192.0.3.8');
     expect(pairings.find(flood[0]!.userCode, 2_000)).toBeUndefined();
     expect(pairings.find(owners.userCode, 2_000)).toBe(owners);
-    // Addresses holding no more than the newcomer's share plus one are not pushed out: the pool refuses.
-    pairings.start(read, 2_100, '192.0.2.9'); // takes flood[1]; now 192.0.2.7(bound), flood[2], .8, .9
-    expect(refusal(() => pairings.start(read, 2_200, '192.0.2.10')).message).toMatch(/too many pairings are waiting/i);
+    // Networks holding no more than the newcomer's share plus one are not pushed out: the pool refuses.
+    pairings.start(read, 2_100, '192.0.4.9'); // takes flood[1]; now 192.0.2.7 (bound), flood[2], 192.0.3.8, 192.0.4.9
+    expect(refusal(() => pairings.start(read, 2_200, '192.0.5.10')).message).toMatch(/too many pairings are waiting/i);
+  });
+
+  it('rule:pairings-capacity-per-network — a pool filled by one start from each of many addresses of one IPv6 /48 gives way to a newcomer from another network', () => {
+    const pairings = new Pairings({ maxPending: 50, maxPendingPerAddress: 20 });
+    // The finding: one start from each of many /64s of one /51 (keys as api/client-address.ts makes them).
+    const flood = Array.from({ length: 50 }, (_, i) => pairings.start(read, 1_000 + i, `2001:db8:1000:${i.toString(16)}::/64`).pairing);
+    expect(networkOf('2001:db8:1000:7::/64')).toBe('2001:db8:1000::/48');
+    // Each /64 holds one; the network holds fifty: a newcomer from elsewhere takes the network's oldest.
+    const newcomer = pairings.start(read, 2_000, '203.0.113.5').pairing;
+    expect(pairings.find(newcomer.userCode, 2_000)).toBe(newcomer);
+    expect(pairings.find(flood[0]!.userCode, 2_000)).toBeUndefined();
+    expect(pairings.find(flood[1]!.userCode, 2_000)).toBeDefined();
+    // IPv4 addresses of one /24 are one network too.
+    const v4 = new Pairings({ maxPending: 10, maxPendingPerAddress: 20 });
+    for (let i = 0; i < 10; i++) v4.start(read, 1_000 + i, `198.51.100.${i + 1}`);
+    expect(() => v4.start(read, 2_000, '192.0.2.1')).not.toThrow();
   });
 
   it('rule:pairings-capacity-per-address — a pairing approved for a company frees its address\'s share; expired ones leave nothing behind', () => {

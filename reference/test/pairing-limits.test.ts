@@ -41,11 +41,11 @@ describe('pair/start limits', () => {
   it('rule:pairings-in-memory-capped — when the configured number of pairings is held, a new start answers 503 with a clear error', async () => {
     // Fill the runtime's own store up to the cap directly: thousands of HTTP starts would need thousands of addresses.
     const held = test.server.parts.pairings;
-    // One pairing from each of as many addresses (rule pairings-capacity-per-address): no address holds more than
-    // the newcomer's share, so none is pushed out to make room.
+    // One pairing from each of as many networks (rules pairings-capacity-per-address, pairings-capacity-per-network):
+    // no address or network holds more than the newcomer's share, so none is pushed out to make room.
     for (let i = 0; i < pairStart.maxPending; i++) {
       try {
-        held.start({ scopes: ['site:read'] }, Date.now(), `192.0.2.${i}`);
+        held.start({ scopes: ['site:read'] }, Date.now(), `10.${i >> 8}.${i & 255}.1`);
       } catch {
         break; // already full (the earlier test's pairings count too)
       }
