@@ -3,6 +3,7 @@
 // HTTP surface is one Koa app, each concern in its own module. This is the production composition; a Composition
 // adds to it (reference/testing/ in test mode, started by main.ts only when a fixtures secret is given), so nothing
 // here imports test machinery.
+import { SharedStorageBudgets } from './domain/import-merge.js';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
@@ -204,7 +205,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
     ...partsWithoutUrl,
     baseUrl,
     oauth: oauthOnFirstUse(baseUrl, config.dataDir, { limiter, limits: composedLimits, net }),
-    tools: { store, limits: composedLimits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, libraryDir: join(config.dataDir, 'library') },
+    tools: { store, limits: composedLimits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, storageBudgets: new SharedStorageBudgets(), libraryDir: join(config.dataDir, 'library') },
   };
   http.on('request', buildApp(parts, config.allowedHosts, config.trustProxy ?? [], compositions).callback());
   // Pages a previous run left waiting for capture are taken up again (rule migrate-capture-allowance).

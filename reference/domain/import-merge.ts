@@ -51,11 +51,34 @@ export interface StorageBudget {
 const QUOTA_REASON = "over the workspace's storage quota";
 
 /**
+ * The storage budget the imports of one workspace running at once share (rule import-assets-within-storage-quota):
+ * the first takes the quota less what the workspace keeps, and every fetch of any of them spends from it, so
+ * parallel imports together fetch and keep no more than the quota left (each reading the workspace as it was when
+ * it started would let four of them hold four times that on disk before three were refused). Bytes an import that
+ * then failed had spent come back when the last of them ends.
+ */
+export class SharedStorageBudgets {
+  #running = new Map<string, { budget: StorageBudget; imports: number }>();
+
+  async share<T>(workspaceId: string, left: () => number, work: (budget: StorageBudget) => Promise<T>): Promise<T> {
+    let entry = this.#running.get(workspaceId);
+    if (!entry) this.#running.set(workspaceId, (entry = { budget: { bytes: left() }, imports: 0 }));
+    entry.imports++;
+    try {
+      return await work(entry.budget);
+    } finally {
+      if (--entry.imports === 0) this.#running.delete(workspaceId);
+    }
+  }
+}
+
+/**
  * Fetches and re-validates every asset before the transaction; returns the kept ones and the skipped with reasons.
  * With `files`, a kept asset is the fetched copy: its URL is the one the server serves the kept bytes from, never
  * the source (rules import-site-assets-revalidated, portable-site-assets-carried); without, the fetched address.
  * With `batch`, each copy is the batch's until the caller settles it (rule import-refused-leaves-no-files); with
- * `budget`, no fetch may read more than the bytes the workspace has left, and each kept copy spends its size.
+ * `budget`, no fetch may read more than the bytes the workspace has left: each reserves what it may read before it
+ * starts and gives back what it did not keep.
  */
 export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, net: Network, files?: AssetFiles, { batch, budget, until }: AssetKeeping = {}) {
   const kept: Site['draft']['assets'] = [];
@@ -75,17 +98,21 @@ export async function fetchAssets(assets: NonNullable<PortableSite['assets']>, n
       continue;
     }
     const maxBytes = budget ? Math.min(ASSET_LIMITS.maxBytes, budget.bytes) : ASSET_LIMITS.maxBytes;
+    // Reserved before the fetch, the unused part given back after: imports sharing the budget (SharedStorageBudgets)
+    // never read more than it holds between them, however their fetches interleave.
+    if (budget) budget.bytes -= maxBytes;
     let res: Awaited<ReturnType<typeof safeFetch>>;
     try {
       res = await safeFetch(asset.url, { maxBytes, timeoutMs: timeWithin(ASSET_LIMITS.fetchSeconds * 1000, until), maxRedirects: 3, ...net });
       if (res.status !== 200) throw new UnsafeUrlError(`HTTP ${res.status}`);
       if (asset.kind !== 'file' && !/^image\/(png|jpeg|gif|webp|avif|svg\+xml)/.test(res.contentType)) throw new UnsafeUrlError(`not an image (${res.contentType || 'no type'})`);
     } catch (error) {
+      if (budget) budget.bytes += maxBytes;
       const overBudget = error instanceof UnsafeUrlError && maxBytes < ASSET_LIMITS.maxBytes && error.message === `response over ${maxBytes} bytes`;
       skipped.push({ url: asset.url, reason: overBudget ? QUOTA_REASON : error instanceof UnsafeUrlError ? error.message : 'could not be fetched' });
       continue;
     }
-    if (budget) budget.bytes -= res.body.length;
+    if (budget) budget.bytes += maxBytes - res.body.length;
     // Outside the try: a copy that cannot be kept (a disk failure) fails the import, it is not an asset to skip.
     const url = files ? await files.keep(res.body, res.contentType, batch) : res.url;
     kept.push({ assetId: newId('asset'), key: asset.key, url, alt: asset.alt ?? '', kind: asset.kind ?? 'image', ...(files ? { bytes: res.body.length } : {}) });
@@ -299,6 +326,8 @@ export interface ImportServices {
   store: Store;
   net: Network;
   assetFiles: AssetFiles;
+  /** The budgets parallel imports of a workspace share; without, each import reads the quota left on its own. */
+  storageBudgets?: SharedStorageBudgets;
   limits: SiteLimits & StorageLimits & { restorePoints: { max: number; maxBytes: number } };
 }
 
@@ -343,18 +372,22 @@ export async function importSnapshot(
   // Nothing is fetched for an import that would be refused anyway (rule import-checks-before-fetch).
   checkImportAllowed(services.limits, ws, connection, options.mergeIntoWebsiteId);
   const quota = services.limits.assetStorage?.perWorkspaceBytes;
-  const budget = quota === undefined ? undefined : { bytes: quota - storageUsed(ws) };
-  const batch = new AssetBatch();
-  let committed = false;
-  try {
-    const until = Math.min(assetsDeadline(), options.until ?? Infinity);
-    const outcome = await fetchAndCommit(services, ws, connection, snapshot, options, now, { batch, until, ...(budget ? { budget } : {}) });
-    committed = true;
-    return outcome;
-  } finally {
-    // A refused or failed import leaves no copy it wrote (rule import-refused-leaves-no-files, §7.3).
-    await services.assetFiles.settle?.(batch, committed);
-  }
+  const run = async (budget: StorageBudget | undefined) => {
+    const batch = new AssetBatch();
+    let committed = false;
+    try {
+      const until = Math.min(assetsDeadline(), options.until ?? Infinity);
+      const outcome = await fetchAndCommit(services, ws, connection, snapshot, options, now, { batch, until, ...(budget ? { budget } : {}) });
+      committed = true;
+      return outcome;
+    } finally {
+      // A refused or failed import leaves no copy it wrote (rule import-refused-leaves-no-files, §7.3).
+      await services.assetFiles.settle?.(batch, committed);
+    }
+  };
+  if (quota === undefined) return run(undefined);
+  const left = () => quota - storageUsed(ws);
+  return services.storageBudgets ? services.storageBudgets.share(ws.id, left, run) : run({ bytes: left() });
 }
 
 async function fetchAndCommit(

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importSnapshot, type ImportServices } from '../domain/import-merge.js';
+import { importSnapshot, SharedStorageBudgets, type ImportServices } from '../domain/import-merge.js';
 import type { PortableSite } from '../domain/portable-site.js';
 import type { Connection, Site, WorkspaceDoc } from '../domain/model.js';
 import { newSite } from '../domain/site.js';
@@ -67,9 +67,9 @@ let files: DiskAssetFiles;
 const kept = async () => (await readdir(dir).catch(() => [])).filter((n) => !n.endsWith('.tmp'));
 
 /** Services whose store runs each transaction on `fresh` (the workspace as the commit sees it). */
-function services(fresh: WorkspaceDoc, net: Network, { siteLimit = 5, quota }: { siteLimit?: number; quota?: number } = {}): ImportServices {
+function services(fresh: WorkspaceDoc, net: Network, { siteLimit = 5, quota, storageBudgets }: { siteLimit?: number; quota?: number; storageBudgets?: SharedStorageBudgets } = {}): ImportServices {
   const store = { transact: async (_id: string, operation: (doc: WorkspaceDoc, tx: { index(): void }) => unknown) => operation(fresh, { index: () => undefined }) } as unknown as Store;
-  return { store, net, assetFiles: files, limits: { siteLimitByPlan: { business: siteLimit }, restorePoints: limits.restorePoints, ...(quota === undefined ? {} : { assetStorage: { perWorkspaceBytes: quota } }) } };
+  return { store, net, assetFiles: files, ...(storageBudgets ? { storageBudgets } : {}), limits: { siteLimitByPlan: { business: siteLimit }, restorePoints: limits.restorePoints, ...(quota === undefined ? {} : { assetStorage: { perWorkspaceBytes: quota } }) } };
 }
 
 beforeEach(async () => {
@@ -147,6 +147,22 @@ describe('a workspace\'s storage quota (rule import-assets-within-storage-quota)
     const merged = await importSnapshot(services(fresh, fakeNet(MB + 1).net, { quota: 3 * MB }), fresh, connection(), snapshotWith(2), { mergeIntoWebsiteId: outcome.websiteId }, NOW);
     expect(merged.assetsSkipped.map((s) => s.reason)).toEqual(["over the workspace's storage quota", "over the workspace's storage quota"]);
     expect(storageUsed(fresh)).toBe(3 * MB);
+  });
+
+  it('rule:import-assets-within-storage-quota — parallel imports of one workspace share one budget: together they fetch and keep no more than the quota', async () => {
+    const fresh = workspace();
+    const storageBudgets = new SharedStorageBudgets();
+    const web = fakeNet(MB);
+    // The finding: four imports at once, each reading the workspace as it was when it started.
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => importSnapshot(services(fresh, web.net, { quota: 3 * MB, storageBudgets }), fresh, connection(), snapshotWith(3), {}, NOW)));
+    expect(web.served()).toBeLessThanOrEqual(3 * MB);
+    expect(storageUsed(fresh)).toBe(3 * MB);
+    expect(await kept()).toHaveLength(3);
+    // None was refused: what did not fit was skipped, and each answer says why.
+    expect(outcomes.flatMap((o) => o.assetsSkipped).filter((a) => a.reason === "over the workspace's storage quota")).toHaveLength(9);
+    // The budget is the workspace's only while imports run: the next one reads what is kept now.
+    const later = await importSnapshot(services(fresh, web.net, { quota: 3 * MB, storageBudgets }), fresh, connection(), snapshotWith(1), {}, NOW);
+    expect(later.assetsSkipped.map((a) => a.reason)).toEqual(["over the workspace's storage quota"]);
   });
 
   it('rule:import-assets-within-storage-quota — refuses inside the transaction when another write took the room, and leaves no file', async () => {

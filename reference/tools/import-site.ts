@@ -7,12 +7,12 @@ import { validatePortablePages } from '../domain/portable-site.js';
 import { editorUrl } from '../domain/site.js';
 import { defineTool } from './types.js';
 
-const import_site = defineTool('import_site', async ({ store, net, assetFiles, limits, baseUrl, ws, connection, args, note, now }) => {
+const import_site = defineTool('import_site', async ({ store, net, assetFiles, storageBudgets, limits, baseUrl, ws, connection, args, note, now }) => {
   const size = Buffer.byteLength(JSON.stringify(args.snapshot));
   const cap = limits.importMaxBytes.value;
   if (size > cap) throw new DomainError('over_cap', `The snapshot is ${size} bytes; imports are capped at ${cap} bytes. Split it or drop large collections.`, { limit: cap });
   validatePortablePages(args.snapshot.pages);
-  const imported = await importSnapshot({ store, net, assetFiles, limits }, ws, connection, args.snapshot, { mergeIntoWebsiteId: args.mergeIntoWebsiteId, forceKeys: args.forceKeys }, now);
+  const imported = await importSnapshot({ store, net, assetFiles, storageBudgets, limits }, ws, connection, args.snapshot, { mergeIntoWebsiteId: args.mergeIntoWebsiteId, forceKeys: args.forceKeys }, now);
   note(imported.summary);
   const url = editorUrl(baseUrl, imported.websiteId);
   if (imported.merged) {

@@ -33,7 +33,7 @@ export function toTypedPage(page: CrawledPage, i: number): PortablePage {
   return { key, title: plain(page.title || heading || key, 200), slug: key, sections };
 }
 
-const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args, store, net, assetFiles, limits, capture, captureQueue, baseUrl, ws, connection, note, now }) => {
+const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args, store, net, assetFiles, storageBudgets, limits, capture, captureQueue, baseUrl, ws, connection, note, now }) => {
   // The whole call ends within limits.crawl.migrationSeconds, each step taking at most what is left of it: the
   // address check, the crawl, the captures and the asset fetches (rule migrate-crawl-time-bounded). Pages it has no
   // time to capture wait in the capture queue.
@@ -109,7 +109,7 @@ const migrate_site_from_url = defineTool('migrate_site_from_url', async ({ args,
   }
   const snapshot: PortableSite = { format: 'PortableSiteV1', site: { name: first.title || new URL(args.url).hostname }, pages, ...(assets.assets.length ? { assets: assets.assets } : {}) };
   const imported = await importSnapshot(
-    { store, net, assetFiles, limits },
+    { store, net, assetFiles, storageBudgets, limits },
     ws,
     connection,
     snapshot,

@@ -1,5 +1,6 @@
 // What a tool handler receives. Authorization, validation, rate limits and activity are done before and
 // after the handler by mcp/pipeline.ts, so a handler holds only the business logic of its tool.
+import type { SharedStorageBudgets } from '../domain/import-merge.js';
 import type { ToolName, ToolTypes } from '../../generated/tool-map.js';
 import type { Limits } from '../../spec/index.js';
 import type { CaptureEngine } from '../infra/capture.js';
@@ -34,6 +35,8 @@ export interface ToolPorts {
   captureQueue: CaptureQueue;
   /** The kept copies of imported assets (rule import-site-assets-revalidated). */
   assetFiles: AssetFiles;
+  /** The storage budget parallel imports of a workspace share (rule import-assets-within-storage-quota). */
+  storageBudgets: SharedStorageBudgets;
   /** Where generated images are kept, one folder per website. */
   libraryDir: string;
 }
