@@ -70,7 +70,7 @@ try {
         while (running && times.length < 100_000) {
           const started = performance.now();
           // A request the blocked server drops (a reset connection) counts, with the time it took to fail.
-          await fetch(`${server.url}/.well-known/oauth-protected-resource`).then((res) => res.arrayBuffer()).catch(() => failed++);
+          await fetch(`${server.url}/.well-known/oauth-protected-resource/api/mcp`).then((res) => res.arrayBuffer()).catch(() => failed++);
           times.push(performance.now() - started);
         }
       })();

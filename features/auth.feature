@@ -35,6 +35,14 @@ Feature: Authentication at the MCP endpoint
     Then the HTTP status is 200
     And the response JSON at "/resource" equals "{{base}}/api/mcp"
 
+  # §4.1 "follows RFC 9728": the document at the root well-known path describes <base> itself (§3.1), and a client
+  # must discard one that names another resource (§3.3).
+  @rule:protected-resource-metadata-names-its-resource
+  Scenario: A protected-resource document names the resource it was fetched for
+    Given the target offers "oauth"
+    When a client GETs "/.well-known/oauth-protected-resource"
+    Then either nothing is served there, or the response JSON at "/resource" equals "{{base}}"
+
   @rule:mcp-endpoint-single @rule:three-ways-in @rule:token-live-prefix
   Scenario: An API token works at /api/mcp and carries the _live_ prefix
     When "agent" calls "list_sites"

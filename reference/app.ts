@@ -124,7 +124,9 @@ function buildApp(parts: ServerParts, allowedHosts: readonly string[], trustProx
   const mcp = mcpHandler({ ...parts, limiter: parts.callLimiter });
   app.use((ctx, next) => (MCP_PATH.test(ctx.path) ? mcp(ctx) : next()));
   const router = new Router();
-  router.get('/.well-known/oauth-protected-resource', protectedResourceMetadata(parts));
+  // RFC 9728 §3.1: the metadata of the resource <base>/api/mcp is at the well-known path with /api/mcp appended. The
+  // root document would describe <base>, which is no resource here, and a client must discard a document naming
+  // another resource than the one it fetched it for (§3.3): none is served (rule protected-resource-metadata-own-path).
   router.get('/.well-known/oauth-protected-resource/api/mcp', protectedResourceMetadata(parts));
   router.get('/sites/:websiteId', publicSiteHandler(parts.store));
   router.get('/sites/:websiteId/', publicSiteHandler(parts.store));

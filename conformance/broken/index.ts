@@ -21,7 +21,7 @@ import type { Store } from '../../reference/infra/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
 import type Router from '@koa/router';
-import { authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes, pairingForgetsItsCompany } from './routes.js';
+import { authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes, pairingForgetsItsCompany, rootMetadataNamesEndpoint } from './routes.js';
 import { loadJson } from '../../spec/index.js';
 import { areaBeforeScope, domainReadForEveryConnection, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
@@ -129,6 +129,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'auth-md-ways-in-and-human-only': { router: authMdForgetsCustomHeadCode },
   // /auth.md without the line that describes domain:read.
   'auth-md-discovery': { router: authMdWithout('domain:read') },
+  'protected-resource-metadata-names-its-resource': { router: rootMetadataNamesEndpoint },
   // A new client's failing authorization request is redirected to its redirect URI: an open redirect.
   'oauth-no-error-redirect-unverified-client': { router: authorizationErrorsRedirect },
   // Whoever opens or approves a pairing's code next holds it, whichever company opened it first.

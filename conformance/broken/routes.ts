@@ -113,3 +113,15 @@ export function pairingForgetsItsCompany(ports: Pick<RouterPorts, 'pairings'>): 
   });
   return router;
 }
+
+/**
+ * protected-resource-metadata-names-its-resource: the root well-known document answers as the MCP endpoint's does,
+ * naming <base>/api/mcp, a resource a client fetching it for <base> must discard (RFC 9728 §3.3).
+ */
+export function rootMetadataNamesEndpoint(ports: Pick<RouterPorts, 'baseUrl'>): Router {
+  const router = new Router();
+  router.get('/.well-known/oauth-protected-resource', (ctx) => {
+    ctx.body = { resource: `${ports.baseUrl}/api/mcp`, authorization_servers: [`${ports.baseUrl}/oidc`], bearer_methods_supported: ['header'] };
+  });
+  return router;
+}

@@ -132,6 +132,14 @@ Then('the response JSON at {string} equals {string}', function (this: SiteWorld,
   assert.deepEqual(pointer(lastHttp(this).json, path), parse(this.resolve(expected)));
 });
 
+// RFC 9728 §3.3: a protected-resource document names the resource it was fetched for; a server may also serve none.
+Then('either nothing is served there, or the response JSON at {string} equals {string}', function (this: SiteWorld, path: string, expected: string) {
+  const answer = lastHttp(this);
+  if (answer.status === 404 || answer.status === 410) return;
+  assert.equal(answer.status, 200, `HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+  assert.deepEqual(pointer(answer.json, path), parse(this.resolve(expected)), 'the document names another resource than the one it was fetched for (RFC 9728 §3.3)');
+});
+
 Then('the response body contains {string}', function (this: SiteWorld, text: string) {
   assert.ok(lastHttp(this).text.includes(this.resolve(text)), lastHttp(this).text.slice(0, 300));
 });

@@ -92,7 +92,7 @@ async function delaysDuring(work: () => Promise<void>): Promise<{ requestMs: num
   const requests = (async () => {
     for (let turn = 0; running && turn < 20_000; turn++) {
       const started = performance.now();
-      await (await fetch(`${test.url}/.well-known/oauth-protected-resource`)).arrayBuffer();
+      await (await fetch(`${test.url}/.well-known/oauth-protected-resource/api/mcp`)).arrayBuffer();
       requestMs = Math.max(requestMs, performance.now() - started);
     }
   })();
