@@ -301,7 +301,7 @@ export interface Limits {
   /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address, sign-in-known-address-admitted). */
   signIn: { perAccount: LimitWindow; perAddress: LimitWindow; knownAddressSeconds: number };
   /** POST /v1/cli/pair/start and the pairings held (rules pair-start-throttled-per-address, pairings-in-memory-capped, pairings-capacity-per-address, pairings-capacity-per-owner). */
-  pairStart: { perAddress: LimitWindow; maxPending: number; maxPendingPerAddress: number; maxPendingPerOwner: number };
+  pairStart: { perAddress: LimitWindow; perNetwork?: LimitWindow; maxPending: number; maxPendingPerAddress: number; maxPendingPerOwner: number };
   /** User codes entered at /dashboard/connect that match no pairing of the person's workspace (rule pairing-code-guesses-throttled). */
   pairCode: { perUser: LimitWindow; perAddress: LimitWindow };
   /** What one import fetches of its snapshot's assets (rules import-site-assets-revalidated, import-assets-time-bounded). */

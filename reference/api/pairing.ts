@@ -10,7 +10,7 @@ import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import type { Store } from '../infra/store/store.js';
 import type { Sessions } from '../web/session.js';
 import { readJsonBody } from './body.js';
-import { approvePairing, type Pairing, type Pairings } from '../domain/pairing.js';
+import { approvePairing, networkOf, type Pairing, type Pairings } from '../domain/pairing.js';
 import { DomainError } from '../domain/errors.js';
 import { answerError } from './errors.js';
 import { rateLimited } from '../domain/rate-limit.js';
@@ -85,10 +85,13 @@ export function pairingRouter(ports: PairingPorts): Router {
   };
 
   router.post('/v1/cli/pair/start', async (ctx) => {
-    // Counted per client address before the body is even read (rule pair-start-throttled-per-address).
-    const { perAddress } = ports.limits.pairStart;
-    const refused = ports.limiter.take([{ key: `pair-start:address:${clientAddress(ctx)}`, window: perAddress }], Date.now());
-    if (refused) return answerError(ctx, rateLimited('pairing starts from one address', refused));
+    // Counted per client address, and per network (an IPv6 /48 holds 65,536 /64 addresses), before the body is even
+    // read (rule pair-start-throttled-per-address).
+    const { perAddress, perNetwork } = ports.limits.pairStart;
+    const address = clientAddress(ctx);
+    const keys = [{ key: `pair-start:address:${address}`, window: perAddress }, ...(perNetwork ? [{ key: `pair-start:network:${networkOf(address)}`, window: perNetwork }] : [])];
+    const refused = ports.limiter.take(keys, Date.now());
+    if (refused) return answerError(ctx, rateLimited(refused.refusedKey.startsWith('pair-start:network:') ? 'pairing starts from one network' : 'pairing starts from one address', refused));
     await json(ctx, async () => {
       const body = validate('PairStartRequest', await readJsonBody(ctx.req, 16 * 1024)) as { scopes: string[]; admin?: boolean; readOnly?: boolean };
       // At most maxPending pairings in memory (rule pairings-in-memory-capped).

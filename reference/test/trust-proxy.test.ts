@@ -50,4 +50,12 @@ describe('rule:client-address-behind-proxy', () => {
     expect(parseTrustedProxies(['10.0.0.5', '10.0.0.0/8', '::1', 'fd00::/8'])).toHaveLength(4);
     expect(() => parseTrustedProxies(['proxy.example'])).toThrow(/--trust-proxy takes an address or a CIDR range, .* got "proxy.example"/);
   });
+
+  it('rule:pair-start-throttled-per-address — starts from the /64s of one IPv6 /48 are counted together too', async () => {
+    const perNetwork = limits.pairStart.perNetwork!.limit;
+    // Each /64 under its own limit, the /48 at its: a client the proxy names from a new /64 of it is refused.
+    for (let i = 0; i < perNetwork; i++) expect(await start(behindProxy, '127.73.0.1', `2001:db8:51:${i.toString(16)}::1`)).toBe(200);
+    expect(await start(behindProxy, '127.73.0.1', '2001:db8:51:ffff::1')).toBe(429);
+    expect(await start(behindProxy, '127.73.0.1', '2001:db8:52:1::1')).toBe(200);
+  });
 });
