@@ -5,6 +5,10 @@
 #   INPUT_URL=https://staging.example INPUT_FIXTURES_SECRET=… bash action/run.sh
 #
 # INPUT_URL, INPUT_FIXTURES_SECRET  the target, running in test mode, and the secret of its fixtures protocol.
+# INPUT_START                       a command that starts the server under test (optional): run in the background in
+#                                   a process group of its own, waited for, and stopped when the step ends.
+# INPUT_WAIT_FOR, INPUT_WAIT_SECONDS  the address polled until it answers anything over HTTP (default INPUT_URL), and
+#                                   for how long (default 60 s); a server that never answers is one sentence, exit 2.
 # INPUT_DECLARATION                 the target's declaration (optional; `site-mcp init` writes a first one).
 # INPUT_EXPECTED_FAILURES           its known failures (optional; without it nothing is expected to fail).
 # INPUT_REPORT_DIR                  where the reports go (default site-mcp-reports).
@@ -34,6 +38,25 @@ if [ -z "$kit" ]; then
 fi
 echo '{ "name": "site-mcp-action-kit", "private": true }' > "$kit_dir/package.json"
 (cd "$kit_dir" && npm install --no-audit --no-fund --loglevel=error --prefer-offline "$kit") || fail "site-mcp action: npm install $kit failed (see above)."
+
+if [ -n "${INPUT_START:-}" ]; then
+  server_log="$kit_dir/server.log"
+  setsid bash -c "$INPUT_START" >"$server_log" 2>&1 &
+  server_pid=$!
+  trap 'kill -- -"$server_pid" 2>/dev/null; sleep 1; kill -9 -- -"$server_pid" 2>/dev/null; rm -rf "$kit_dir"' EXIT
+  wait_for="${INPUT_WAIT_FOR:-$INPUT_URL}"
+  wait_seconds="${INPUT_WAIT_SECONDS:-60}"
+  answered=""
+  for _ in $(seq 1 "$wait_seconds"); do
+    if node -e 'fetch(process.argv[1], { signal: AbortSignal.timeout(2000) }).then(() => process.exit(0), () => process.exit(1))' "$wait_for"; then answered=1; break; fi
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 1
+  done
+  if [ -z "$answered" ]; then
+    echo "site-mcp action: the server the input start runs did not answer $wait_for within $wait_seconds s; its last lines: $(tail -n 3 "$server_log" | tr '\n' ' ')" >&2
+    exit 2
+  fi
+fi
 
 args=(conformance --url "$INPUT_URL" --fixtures-secret "$INPUT_FIXTURES_SECRET" --report-dir "$report_dir")
 [ -n "${INPUT_DECLARATION:-}" ] && args+=(--declaration "$INPUT_DECLARATION")

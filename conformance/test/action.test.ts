@@ -4,6 +4,7 @@
 // writing the reports, the job summary and the step's outputs. A missing input is one sentence and exit 2 before
 // anything is installed. action.yml hands run.sh every input and uploads the report directory even after a failure.
 import { execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,7 +43,7 @@ describe('the GitHub Action', () => {
     const action = parseYaml(await readFile(join(repo, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown>; runs: { using: string; steps: { run?: string; env?: Record<string, string>; uses?: string; if?: string; with?: Record<string, string> }[] } };
     expect(action.runs.using).toBe('composite');
     const run = action.runs.steps.find((s) => s.run?.includes('action/run.sh'))!;
-    for (const input of ['url', 'fixtures-secret', 'declaration', 'expected-failures', 'report-dir', 'kit', 'args']) {
+    for (const input of ['url', 'fixtures-secret', 'declaration', 'expected-failures', 'report-dir', 'kit', 'args', 'start', 'wait-for', 'wait-seconds']) {
       expect(run.env?.[`INPUT_${input.toUpperCase().replace(/-/g, '_')}`]).toBe(`\${{ inputs.${input} }}`);
       expect(action.inputs[input], input).toBeTruthy();
     }
@@ -82,5 +83,26 @@ describe('the GitHub Action', () => {
     for (const file of ['summary.md', 'report.html', 'junit.xml', 'conformance.json']) expect(existsSync(join(dir, 'out', file)), file).toBe(true);
     expect(await readFile(summary, 'utf8')).toBe(await readFile(join(dir, 'out', 'summary.md'), 'utf8'));
     expect(await readFile(output, 'utf8')).toBe('exit-code=0\nreport-dir=out\n');
+  }, 400_000);
+
+  it('with the input start, it starts the server under test, waits for it, runs the kit against it and stops it', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const secret = 'action-started-secret-0123';
+    const start = [process.execPath, '--import', import.meta.resolve('tsx/esm'), join(repo, 'reference/main.ts'), '--host', '127.0.0.1', '--port', String(port), '--data-dir', join(dir, 'started-data'), '--fixtures-secret', secret, '--no-seed', '--no-capture'].map((a) => `'${a}'`).join(' ');
+    const result = await runSh({ INPUT_START: `NODE_OPTIONS= ${start}`, INPUT_URL: `http://127.0.0.1:${port}`, INPUT_FIXTURES_SECRET: secret, INPUT_REPORT_DIR: 'started', INPUT_ARGS: '--parallel 1 --tags @rule:tool-catalogue-exact' });
+    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
+    expect(result.stdout).toMatch(/tool-catalogue-exact\s+verified/);
+    // Stopped when the step ended: nothing answers there any more.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+    // A server that never answers is one sentence and exit 2, within the wait.
+    const silent = await runSh({ INPUT_START: 'sleep 30', INPUT_URL: 'http://127.0.0.1:9', INPUT_FIXTURES_SECRET: 'x', INPUT_WAIT_SECONDS: '2' });
+    expect(silent.code).toBe(2);
+    expect(silent.stderr.trim()).toMatch(/^site-mcp action: the server the input start runs did not answer http:\/\/127\.0\.0\.1:9 within 2 s/);
   }, 400_000);
 });
