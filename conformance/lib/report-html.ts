@@ -10,7 +10,7 @@
 import { Eta } from 'eta';
 import { fileURLToPath } from 'node:url';
 import { loadRuleFiles, type Rule } from '../../spec/index.js';
-import { byEra, eraLines, headline, notCheckedText, scenarioCounts, scenarioLocation, type Report, type ScenarioResult } from './report.js';
+import { byEra, eraLines, headline, notCheckedText, scenarioCounts, scenarioLocation, verdictLine, type Report, type ScenarioResult } from './report.js';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./views/', import.meta.url)), autoEscape: true, autoTrim: [false, 'nl'], defaultExtension: '.eta' });
 
@@ -56,7 +56,14 @@ interface RuleRow {
 
 const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 /** A failure message without its stack: where in the kit's steps it was thrown helps nobody reading about their server. */
-const withoutStack = (message: string) => message.split('\n').filter((line) => !/^\s+at /.test(line)).join('\n').trimEnd();
+/**
+ * A failure's message for a person: without the stack, and without the value diff node:assert appends to a message
+ * of the kit's own (`true !== false`, `+ expected - actual`, `-true +false`), which says less than the sentence above it.
+ */
+const withoutStack = (message: string) => {
+  const diff = message.search(/\n\n(\S+ !== \S+|\s*\+ expected - actual)/);
+  return (diff === -1 ? message : message.slice(0, diff)).split('\n').filter((line) => !/^\s+at /.test(line)).join('\n').trimEnd();
+};
 
 const anchor = (s: ScenarioResult) => `failure-${scenarioLocation(s).replace(/[^A-Za-z0-9]+/g, '-')}-${s.name.length}`;
 
@@ -118,6 +125,7 @@ export function reportHtml(report: Report, meta: HtmlReportMeta): string {
     meta: { ...meta, finishedAt: meta.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') },
     notRun: countsOf([...source, ...decisions].flatMap((s) => s.rows)).find((c) => c.status === 'not-run')?.n ?? 0,
     passed: report.summary.problems === 0,
+    verdict: verdictLine(report),
     headline: { rules, scenarios },
     eras: eraLines(report),
     summary: report.summary,

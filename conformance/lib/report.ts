@@ -399,6 +399,20 @@ export function scenarioCounts(scenarios: ScenarioResult[]): string {
   return `${plural(scenarios.length, 'scenario')}: ${counts.map(([n, word]) => `${n} ${word}`).join(', ')}`;
 }
 
+/**
+ * The verdict in one line, the first thing every report says: failures or none, then what was verified of the
+ * source rules the run reached (decisions of ours, and rules whose scenarios stopped at a decision not adopted, are
+ * left out), e.g. "no failures: 107 of 218 source rules verified, 95 partly checked, 16 not checked".
+ */
+export function verdictLine(report: Report): string {
+  const sections = ruleSections();
+  const source = report.rules.filter((r) => sections.get(r.rule)?.decision === false && r.status !== 'not-applicable');
+  const count = (...statuses: string[]) => source.filter((r) => statuses.includes(r.status)).length;
+  const failed = count('failed', 'xpass');
+  const lead = report.summary.problems === 0 ? `no failures${count('xfail') ? ` (${count('xfail')} expected)` : ''}` : `${plural(report.summary.problems, 'problem')}${failed ? ` (${failed} source rules failed)` : ''}`;
+  return `${lead}: ${count('verified')} of ${source.length} source rules verified, ${count('partly-checked')} partly checked, ${count('not-checked')} not checked`;
+}
+
 /** The headline, the same words in the console and in summary.md. */
 export function headline(s: Report['summary']): { rules: string; scenarios: string } {
   return {
@@ -521,6 +535,7 @@ export function printReport(report: Report, log: (line: string) => void = consol
   const { rules, scenarios } = headline(s);
   log(rules);
   log(scenarios);
+  log(`verdict: ${verdictLine(report)}`);
 }
 
 /** How many failed scenarios' transcripts the console shows. */
@@ -539,7 +554,7 @@ export function summaryMarkdown(report: Report, target: string): string {
   const failed = report.rules.filter((r) => r.status === 'failed' || r.status === 'xpass');
   const { rules, scenarios } = headline(s);
   const lines = [
-    `## site-mcp conformance: ${s.problems === 0 ? 'passed' : 'failed'}`,
+    `## site-mcp conformance: ${verdictLine(report)}`,
     '',
     `Target ${target}:`,
     '',

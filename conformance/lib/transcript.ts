@@ -295,5 +295,10 @@ export function formatExchange(e: Exchange, redact: (t: string) => string = reda
   }
   if (e.error) lines.push(`< ${redact(printable(e.error))}${e.ms === undefined ? '' : ` (after ${e.ms} ms)`}`);
   lines.push(`$ ${curlLine(e, redact)}`);
+  // The token was the scenario's own, made through the fixtures protocol and gone with it: say where one comes from.
+  if (e.request.headers.some(([name]) => name === 'authorization')) lines.push(TOKEN_HINT);
   return lines.join('\n');
 }
+
+/** Where $SITE_MCP_TOKEN of a curl line comes from (conformance/README.md, the fixtures protocol's connections). */
+export const TOKEN_HINT = "# $SITE_MCP_TOKEN: a connection's token, e.g. the \"token\" of POST /test-fixtures/v1/connections (header x-fixtures-secret; body { userId, websiteId, reach, scopes }); the replay line makes the scenario's own again";

@@ -67,7 +67,13 @@ describe('a failed step shows what the kit sent and got', () => {
 
   it('report.html is the kit\'s page: the verdict per section and rule, source and decisions apart, the failure with its transcript', async () => {
     const html = await readFile(join(dir, 'report.html'), 'utf8');
-    expect(html).toMatch(/<h1>site-mcp conformance: <span class="verdict">failed<\/span><\/h1>/);
+    // The failure reads as the kit's sentence, without node:assert's value diff after it.
+    expect(html).toMatch(/<pre class="message">AssertionError \[ERR_ASSERTION\]: reader → update_section_text succeeded but must be refused/);
+    expect(html).not.toMatch(/\+ expected - actual|true !== false/);
+    // A curl line that sends a bearer token says where one comes from.
+    expect(html).toContain('# $SITE_MCP_TOKEN: a connection&#39;s token, e.g. the &quot;token&quot; of POST /test-fixtures/v1/connections');
+    // The verdict line heads the page: failures first, then what was verified of the source rules reached.
+    expect(html).toMatch(/<h1>site-mcp conformance: <span class="verdict">\d+ problems? \(\d+ source rules failed\): \d+ of \d+ source rules verified, \d+ partly checked, \d+ not checked<\/span><\/h1>/);
     expectTranscript(html);
     expect(html).toMatch(/<tr class="r-failed" id="rule-scope-ceiling">/);
     expect(html).toMatch(/<h2>Source rules<\/h2>[\s\S]*<h2>Declared decisions<\/h2>/);
@@ -88,7 +94,7 @@ describe('a failed step shows what the kit sent and got', () => {
       page.on('request', (r) => void (r.url().startsWith('file:') || elsewhere.push(r.url())));
       await page.goto(pathToFileURL(join(dir, 'report.html')).href);
       expect(elsewhere).toEqual([]);
-      expect(await page.locator('h1').textContent()).toBe('site-mcp conformance: failed');
+      expect(await page.locator('h1').textContent()).toMatch(/^site-mcp conformance: \d+ problems? \(\d+ source rules failed\): \d+ of \d+ source rules verified/);
       const failure = page.locator('article.failure').first();
       expect(await failure.locator('pre.transcript').textContent()).toMatch(/< HTTP 200 OK/);
       await page.screenshot({ path: `${REPORTS}conformance-report.png` });
