@@ -100,7 +100,7 @@ export interface VariantOptions {
   pairStartFromFreshAddresses?: boolean;
   /** BROKEN: a posted form with a password (the app's sign-in) reaches the target from a fresh loopback address each time. */
   signInFromFreshAddresses?: boolean;
-  /** BROKEN: a sign-in for an email a world was made with is answered 1.5 s late, so the time tells which emails have accounts (as when only known emails pay the password hash). */
+  /** BROKEN: a sign-in for an email a world was made with is answered 4 s late, so the time tells which emails have accounts (as when only known emails pay the password hash; far past the step's factor of 8 even on a busy machine). */
   slowKnownSignIns?: boolean;
   /** BROKEN: cookies lose their HttpOnly and SameSite attributes. */
   weakenCookies?: boolean;
@@ -517,7 +517,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         }
       }
       const signIn = req.method === 'POST' && String(req.headers['content-type']).includes('application/x-www-form-urlencoded') && new URLSearchParams(body.toString('utf8')).has('password');
-      if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 1500));
+      if (options.slowKnownSignIns && signIn && knownEmails.has(String(new URLSearchParams(body.toString('utf8')).get('email')).trim().toLowerCase())) await new Promise((r) => setTimeout(r, 4000));
       // A pairing start reaches the target from the client's own address, as through a transparent proxy, so the
       // target's per-address throttle (other-limits.json: stricter than the reference's) counts the kit's addresses.
       // Sign-ins still come from the proxy's: the variant's declaration does not adopt the sign-in throttles.
