@@ -56,8 +56,18 @@ function send(path: string, chunks: string[], { length, abort = false }: { lengt
   });
 }
 
-const settled = (path: string) =>
-  Promise.race([outcomes.get(path), new Promise((_, reject) => setTimeout(() => reject(new Error(`${path}: the reader never settled`)), 5_000))]);
+/**
+ * What the reader settled with for `path`, within 5 s. The client's side of an aborted request ends at once, before
+ * a busy server has even called its handler: wait for the handler too, never read an outcome not yet made.
+ */
+async function settled(path: string): Promise<unknown> {
+  const until = Date.now() + 5_000;
+  while (!outcomes.has(path)) {
+    if (Date.now() > until) throw new Error(`${path}: the server never saw the request`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Promise.race([outcomes.get(path), new Promise((_, reject) => setTimeout(() => reject(new Error(`${path}: the reader never settled`)), 5_000))]);
+}
 
 describe('readJsonBody', () => {
   it('joins a body sent in several chunks', async () => {
