@@ -92,7 +92,7 @@ Feature: Editing the draft
       | update_section_text | field     | { "sectionId": "{{section:main/home/hero}}", "field": "{{decision:update-section-text-field-address:items/first/title}}", "text": "x" }               |
       | add_section         | css       | { "pageId": "{{page:main/home}}", "type": "{{type:text}}", "content": { "{{field:body}}": "ok", "css": "body{}" } }       |
       | add_section         | type      | { "pageId": "{{page:main/home}}", "type": "{{decision:section-types:raw_html}}", "content": { "html": "<div>" } }                 |
-      | update_page_seo     | title     | { "pageId": "{{page:main/home}}" }                                                                    |
+      | update_page_seo     | title     | { "pageId": "{{page:main/home}}{{decision:update-page-seo-needs-a-field:}}" }                         |
       | move_section        | position  | { "sectionId": "{{section:main/home/hero}}", "position": 99 }                                         |
       | create_blog_post    | body      | { "title": "Launch", "body": "<iframe src=x></iframe>" }                                              |
       | create_page         | title     | { "title": "" }                                                                                       |

@@ -28,15 +28,17 @@ Feature: Customer records
 
   @rule:crm-update-discriminated @rule:crm-writable-fields-only @rule:crm-followup-leads-only @rule:activity-crm-summary-field-names
   Scenario: A lead takes status, handled, note and followUpAt; nothing else
+    # Which statuses a lead takes is the target's (§2.5): one its crm_update schema names, or ours if it adopts them.
+    Given a lead status the target takes is remembered as "lead-status"
     When "agent" calls "crm_update" with:
       """
-      { "recordType": "lead", "recordId": "{{record:main/leads/0}}", "changes": { "status": "contacted", "note": "Called back", "followUpAt": "2031-12-01T09:00:00Z" } }
+      { "recordType": "lead", "recordId": "{{record:main/leads/0}}", "changes": { "status": "{{remembered:lead-status}}", "note": "Called back", "followUpAt": "2031-12-01T09:00:00Z" } }
       """
     Then the call succeeds
     And the data at "/changedFields" equals "[\"status\",\"note\",\"followUpAt\"]"
     # Field names only, never the values written (§2.7): not the note, the status or the follow-up time.
     And no activity entry of "agent" contains "Called back"
-    And no activity entry of "agent" contains "contacted"
+    And no activity entry of "agent" contains "{{remembered:lead-status}}"
     And no activity entry of "agent" contains "2031-12-01"
     And the activity entry of "agent" for "crm_update" names "lead" and the fields "status, note, followUpAt"
     When "agent" calls "crm_update" with:

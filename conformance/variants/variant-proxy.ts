@@ -17,7 +17,10 @@ export interface VariantOptions {
   dropErrorDetails?: boolean;
   /** A call of a tool that does not exist gets the JSON-RPC error -32602 instead of an envelope. */
   unknownToolAsJsonRpcError?: boolean;
-  /** Every `status` value in data is upper-cased (state and status names: not shown, §3, §2.5). */
+  /**
+   * Every `status` value in data is upper-cased (state and status names: not shown, §3, §2.5), and crm_update takes
+   * the upper-case statuses its listed schema names, refusing the reference's.
+   */
   renameStatuses?: boolean;
   /** A prepare_* answer carries its plan id as `plan.id` instead of `planId` (output shapes: not shown, §4.2). */
   movePlanId?: boolean;
@@ -226,6 +229,20 @@ function upperStatuses(value: unknown): unknown {
 
 export const renamedCode = (code: string) => `E_${code.toUpperCase()}`;
 
+/**
+ * renameStatuses in a listed input schema: the lead statuses (the changes whose properties hold followUpAt, leads'
+ * alone, §2.5) in the variant's upper case. A booking's no_show, cancelled and completed are the source's own words.
+ */
+function upperStatusEnums(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(upperStatusEnums);
+  if (!isObject(value)) return value;
+  const props = value.properties;
+  if (isObject(props) && props.followUpAt && isObject(props.status) && Array.isArray(props.status.enum)) {
+    return { ...value, properties: { ...props, status: { ...props.status, enum: props.status.enum.map((e) => (typeof e === 'string' ? e.toUpperCase() : e)) } } };
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, upperStatusEnums(v)]));
+}
+
 /** revisionsFromZero: the variant's number for the reference's site revision `r` (the first, 1, becomes 0). */
 const shiftedRevision = (r: unknown) => (Number.isInteger(r) && (r as number) >= 1 ? 3 * ((r as number) - 1) : r);
 
@@ -323,6 +340,8 @@ function transformMessage(message: unknown, options: MessageOptions): unknown {
   const result = { ...message.result };
   if (Array.isArray(result.tools) && options.extraFields) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, _meta: { variant: 'extra field' } } : t));
   if (Array.isArray(result.tools) && options.dropListedTool) result.tools = result.tools.filter((t) => !isObject(t) || t.name !== options.dropListedTool);
+  // renameStatuses: the statuses a tool takes are the variant's vocabulary too (§2.5: allowed values not shown).
+  if (Array.isArray(result.tools) && options.renameStatuses) result.tools = result.tools.map((t) => (isObject(t) && t.name === 'crm_update' ? { ...t, inputSchema: upperStatusEnums(t.inputSchema) } : t));
   if (Array.isArray(result.tools) && options.typeUnionsInToolsList) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, inputSchema: typeUnions(t.inputSchema) } : t));
   if (Array.isArray(result.tools) && options.outputSchemaInToolsList) result.tools = result.tools.map((t) => (isObject(t) ? { ...t, outputSchema: { type: 'object' } } : t));
   if (isObject(result.structuredContent) || Array.isArray(result.content)) {
@@ -463,6 +482,20 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         const request = JSON.parse(body.toString('utf8')) as { params: { arguments?: Record<string, unknown> } };
         const clientRev = request.params.arguments?.clientRev;
         if (request.params.arguments && Number.isInteger(clientRev)) request.params.arguments.clientRev = (clientRev as number) >= options.sectionRevsFrom ? (clientRev as number) - options.sectionRevsFrom : 1_000_000_000;
+        body = Buffer.from(JSON.stringify(request));
+      }
+      // renameStatuses: crm_update takes the variant's lead statuses (upper case) and no other; one of the reference's
+      // is refused as invalid, the variant's is the reference's again.
+      if (calledTool === 'crm_update' && options.renameStatuses) {
+        const request = JSON.parse(body.toString('utf8')) as { id?: unknown; params: { arguments?: { recordType?: unknown; changes?: Record<string, unknown> } } };
+        const status = request.params.arguments?.recordType === 'lead' ? request.params.arguments.changes?.status : undefined;
+        if (typeof status === 'string' && status !== status.toUpperCase()) {
+          const envelope = { ok: false, error: { code: options.renameCodes ? renamedCode('validation_failed') : 'validation_failed', message: `Unknown status ${JSON.stringify(status)}: tools/list names the statuses this server takes.` } };
+          const era2026 = req.headers['mcp-protocol-version'] === '2026-07-28';
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: request.id ?? null, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true, ...(era2026 ? { resultType: 'complete' } : {}) } }));
+          return;
+        }
+        if (typeof status === 'string' && request.params.arguments?.changes) request.params.arguments.changes.status = status.toLowerCase();
         body = Buffer.from(JSON.stringify(request));
       }
       // Broken servers that change what the target is asked (tool arguments cut to the bounds, a taken hostname

@@ -1,11 +1,11 @@
 // Steps that read what a server advertises: tools/list, resources and prompts.
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Then } from '@cucumber/cucumber';
+import { Given, Then } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
 import { loadJson, loadTools } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
-import { activeDeclaration, declaredErrorCode, declaredNotImplemented, NotImplemented } from '../../conformance/lib/declaration.js';
+import { activeDeclaration, adopts, declaredErrorCode, declaredNotImplemented, NotDeclared, NotImplemented } from '../../conformance/lib/declaration.js';
 
 const RESOURCES = loadJson<{ resources: { uri: string; tool: string }[] }>('resources.json').resources;
 
@@ -88,6 +88,37 @@ Then('every prompt of {string} returns guidance that uses its arguments', async 
     assert.ok(text.length > 40, `${prompt.name} carries no guidance text`);
     for (const value of Object.values(args)) assert.ok(text.includes(value), `${prompt.name} ignores its argument ${value}`);
   }
+});
+
+// ── the target's own vocabulary ──────────────────────────────────────────────────────────────────────────
+
+/**
+ * The lead statuses a crm_update input schema names, found by meaning: §2.5 gives followUpAt to leads alone, so the
+ * changes object whose properties hold followUpAt is a lead's, whatever the schema's shape (one branch per record
+ * type, or the changes of each type side by side), and its status enum the lead statuses the target takes.
+ */
+export function leadStatuses(schema: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object') return;
+    const props = (node as { properties?: Record<string, { enum?: unknown[] }> }).properties;
+    if (props?.followUpAt && Array.isArray(props.status?.enum)) for (const v of props.status.enum) if (typeof v === 'string') found.add(v);
+    Object.values(node).forEach(walk);
+  };
+  walk(schema);
+  return [...found];
+}
+
+// §2.5 shows which fields crm_update writes but not their values: a lead status the target itself takes, from its
+// declaration (adopting ours) or its own crm_update input schema; otherwise the scenario is not checked.
+Given('a lead status the target takes is remembered as {string}', async function (this: SiteWorld, key: string) {
+  if (adopts('crm-status-values')) return void this.remembered.set(key, 'contacted');
+  const { tools } = await anyConnection(this).listTools();
+  const statuses = leadStatuses(tools.find((t) => t.name === 'crm_update')?.inputSchema);
+  if (!statuses.length) throw new NotDeclared("a lead status the target takes (its crm_update input schema names none for a lead; or adopt crm-status-values)");
+  // Not the first: a new lead most likely holds it already, and a change to the same value shows nothing.
+  this.remembered.set(key, statuses[1] ?? statuses[0]!);
 });
 
 // ── tools/list ───────────────────────────────────────────────────────────────────────────────────────────
