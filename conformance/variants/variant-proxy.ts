@@ -229,6 +229,12 @@ function upperStatuses(value: unknown): unknown {
 
 export const renamedCode = (code: string) => `E_${code.toUpperCase()}`;
 
+/** A tools/call result the variant answers itself: a refusal envelope; a 2026-07-28 result names its type (resultType). */
+function refusalResult(id: unknown, protocolVersion: string | string[] | undefined, code: string, message: string): string {
+  const envelope = { ok: false, error: { code, message } };
+  return JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true, ...(protocolVersion === '2026-07-28' ? { resultType: 'complete' } : {}) } });
+}
+
 /**
  * renameStatuses in a listed input schema: the lead statuses (the changes whose properties hold followUpAt, leads'
  * alone, §2.5) in the variant's upper case. A booking's no_show, cancelled and completed are the source's own words.
@@ -449,10 +455,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
             res.writeHead(200, { 'content-type': 'application/json' });
             if (options.unknownToolCode) {
               // An envelope refusal with the variant's own code (§7.4: error codes not shown), activity aside.
-              const envelope = { ok: false, error: { code: options.unknownToolCode, message: 'No tool of that name: ask tools/list for the catalogue.' } };
-              // A 2026-07-28 result names its type (resultType); an earlier revision's has none.
-              const era2026 = req.headers['mcp-protocol-version'] === '2026-07-28';
-              res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true, ...(era2026 ? { resultType: 'complete' } : {}) } }));
+              res.end(refusalResult(message.id, req.headers['mcp-protocol-version'], options.unknownToolCode, 'No tool of that name: ask tools/list for the catalogue.'));
             } else {
               res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: `Unknown tool: ${message.params.name}` } }));
             }
@@ -490,9 +493,8 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         const request = JSON.parse(body.toString('utf8')) as { id?: unknown; params: { arguments?: { recordType?: unknown; changes?: Record<string, unknown> } } };
         const status = request.params.arguments?.recordType === 'lead' ? request.params.arguments.changes?.status : undefined;
         if (typeof status === 'string' && status !== status.toUpperCase()) {
-          const envelope = { ok: false, error: { code: options.renameCodes ? renamedCode('validation_failed') : 'validation_failed', message: `Unknown status ${JSON.stringify(status)}: tools/list names the statuses this server takes.` } };
-          const era2026 = req.headers['mcp-protocol-version'] === '2026-07-28';
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: request.id ?? null, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true, ...(era2026 ? { resultType: 'complete' } : {}) } }));
+          const code = options.renameCodes ? renamedCode('validation_failed') : 'validation_failed';
+          res.writeHead(200, { 'content-type': 'application/json' }).end(refusalResult(request.id, req.headers['mcp-protocol-version'], code, `Unknown status ${JSON.stringify(status)}: tools/list names the statuses this server takes.`));
           return;
         }
         if (typeof status === 'string' && request.params.arguments?.changes) request.params.arguments.changes.status = status.toLowerCase();
