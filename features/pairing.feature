@@ -3,7 +3,8 @@ Feature: Device-code pairing and the discovery file
   ordinary connection's token once (§2.7, §3, §4.1, §5.3–5.5).
 
   Background:
-    Given a workspace:
+    Given the target offers "pairing"
+    And a workspace:
       """
       { "users": [{ "key": "olive" }, { "key": "eddie" }],
         "sites": [{ "key": "main", "members": { "olive": "owner", "eddie": "editor" }, "published": true }] }
@@ -145,6 +146,7 @@ Feature: Device-code pairing and the discovery file
 
   @rule:auth-md-discovery @rule:auth-md-no-pre-claim-token @rule:auth-md-ways-in-and-human-only
   Scenario: /auth.md describes the ceremony, the endpoints, every scope and what is not implemented
+    Given the target offers "auth-md"
     When a client GETs "/auth.md"
     Then the HTTP status is 200
     And the response body contains "/v1/cli/pair/start"

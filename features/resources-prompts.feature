@@ -11,6 +11,8 @@ Feature: Resources, prompts and what is deliberately absent
 
   @rule:resources-four @rule:resources-default-site @rule:resources-and-prompts-offered @rule:resources-need-site-read @rule:prompts-three
   Scenario: The resources read the default site like their tools, and the prompts guide the caller
+    Given the target offers "resources"
+    And the target offers "prompts"
     Then the resources are exactly "svc://site/overview, svc://site/pages, svc://site/draft-changes, svc://site/brand"
     And the resource "svc://site/overview" of "agent" shows website "{{site:main}}"
     And every resource of "agent" answers what its tool answers
@@ -55,7 +57,8 @@ Feature: Resources, prompts and what is deliberately absent
 
   @rule:resources-default-site
   Scenario: On workspace reach the resources read the site whose Developers page created the connection
-    Given the target adopts the decision "resources-default-site"
+    Given the target offers "resources"
+    And the target adopts the decision "resources-default-site"
     And "olive" has a workspace connection "ws" from "second" with scopes "site:read"
     Then the resource "svc://site/overview" of "ws" shows website "{{site:second}}"
 

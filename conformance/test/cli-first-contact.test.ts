@@ -104,6 +104,20 @@ describe('first contact', () => {
     expect(stderr).toMatch(/declaration\.schema\.json/);
   });
 
+  it('rule:kit-judges-by-source — any part of the interface can be declared not built: its scenarios are not checked (not implemented), never failed', async () => {
+    const file = join(dir, 'partial.yaml');
+    await writeFile(file, 'declarationVersion: 1\nnotImplemented:\n  parts: [pairing, auth-md, resources, prompts]\n');
+    const reports = join(dir, 'partial');
+    const { code, stdout, stderr } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--declaration', file, '--report-dir', reports, '--parallel', '1', '--protocol', '2025-11-25', 'features/pairing.feature', 'features/resources-prompts.feature:13']);
+    expect(code, stdout.slice(-3000) + stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(reports, 'conformance.json'), 'utf8')) as { scenarios: { status: string; notChecked?: string[] }[] };
+    expect(report.scenarios.length).toBeGreaterThan(5);
+    for (const s of report.scenarios) {
+      expect(s.status).toBe('not-checked');
+      expect(s.notChecked?.join(' ')).toMatch(/not implemented: (pairing|auth-md|resources|prompts) \(notImplemented in the declaration\)/);
+    }
+  }, 120_000);
+
   it('an unknown option or a bad value exits 2 with one sentence, in the kit and in the reference server', async () => {
     for (const [script, args, says] of [
       ['conformance/cli.ts', ['--no-such-option'], /--no-such-option.*--help/],

@@ -80,9 +80,9 @@ export interface ImplementationDeclaration {
      */
     tools?: string[];
     /**
-     * Parts of the interface not built yet: oauth (§5.1 authorization server and the 401's protected-resource metadata).
+     * Parts of the interface not built yet: oauth (§5.1 authorization server and the 401's protected-resource metadata), pairing (§5.3-5.5 device-code pairing: /v1/cli/pair/*, /dashboard/connect, delivery tokens), auth-md (§4.1 /auth.md), resources (§4.4), prompts (§4.5).
      */
-    parts?: 'oauth'[];
+    parts?: ('oauth' | 'pairing' | 'auth-md' | 'resources' | 'prompts')[];
   };
   /**
    * true: reading each §4.4 resource answers the JSON envelope its site:read tool answers (spec/resources.json names the tool).
