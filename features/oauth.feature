@@ -96,3 +96,9 @@ Feature: OAuth 2.1 clients are bound to exactly one connection
     Then the call succeeds
     And the data contains "{{site:main}}"
     And the data does not contain "{{site:second}}"
+
+  @rule:oauth-client-documents-no-redirect
+  Scenario: A client whose metadata document address redirects is not approved
+    # Taking metadata documents, and only at their own address, is ours.
+    Given the target adopts the decision "oauth-client-documents-no-redirect"
+    Then an OAuth client named by a metadata document address of the kit website that redirects is not approved for "main"

@@ -297,7 +297,7 @@ export interface Limits {
   /** Authorization requests at the identity provider (rule oauth-authorization-requests-bounded). */
   oauthAuthorization: { perAddress: LimitWindow; maxInteractions: number };
   /** What makes the identity provider fetch a client's metadata document (rule oauth-client-documents-fetch-bounded). */
-  oauthClientDocuments: { perAddress: LimitWindow; overall: LimitWindow; failureCacheSeconds: number; failureCacheEntries: number; perHostConcurrent: number };
+  oauthClientDocuments: { perAddress: LimitWindow; overall: LimitWindow; failureCacheSeconds: number; failureCacheEntries: number; perHostConcurrent: number; maxRedirects: number };
   /** Failed app sign-ins (rules sign-in-throttled-per-account, sign-in-throttled-per-address, sign-in-known-address-admitted). */
   signIn: { perAccount: LimitWindow; perAddress: LimitWindow; knownAddressSeconds: number };
   /** POST /v1/cli/pair/start and the pairings held (rules pair-start-throttled-per-address, pairings-in-memory-capped, pairings-capacity-per-address, pairings-capacity-per-owner). */

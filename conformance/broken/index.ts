@@ -139,6 +139,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'tool-catalogue-exact': { proxy: { dropListedTool: 'confirm_pending_action' } },
   'oauth-challenge-scope-every-scope': { proxy: { narrowChallengeScope: true } },
   'oauth-client-id-metadata-documents': { proxy: { dropMetadataDocumentSupport: true } },
+  'oauth-client-documents-no-redirect': { limits: { oauthClientDocuments: { ...referenceLimits.oauthClientDocuments, maxRedirects: 3 } } },
   'oauth-authorization-server-metadata-path-inserted': { proxy: { hidePathInsertedMetadata: true } },
   'migrate-result-relayed': { proxy: { dropResultField: { tool: 'migrate_site_from_url', field: 'pagesAwaitingCapture' } } },
   'tools-since': { proxy: { dropListedTool: 'generate_image' } },

@@ -167,6 +167,19 @@ export async function startTestWebsite(options: { redirectToCanary?: string } = 
       res.end(JSON.stringify({ client_id: `https://${req.headers.host}${path}`, client_name: `conformance ${client[1]}`, redirect_uris: [KIT_OAUTH_REDIRECT_URI], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }));
       return;
     }
+    // A document that has moved (rule oauth-client-documents-no-redirect): /oauth/moved/<name>.json redirects to a
+    // document naming the moved address as its client_id, so only a server that follows the redirect takes it.
+    const moved = /^\/oauth\/moved(-to)?\/([^/]+)\.json$/.exec(path);
+    if (moved && ASSET_TOKEN.test(moved[2]!) && (req.socket as { encrypted?: boolean }).encrypted && req.headers.host) {
+      if (!moved[1]) {
+        res.writeHead(302, { location: `/oauth/moved-to/${moved[2]}.json`, 'cache-control': 'no-store' });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ client_id: `https://${req.headers.host}/oauth/moved/${moved[2]}.json`, client_name: `conformance ${moved[2]}`, redirect_uris: [KIT_OAUTH_REDIRECT_URI], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }));
+      return;
+    }
     const asset = /^\/asset\/([^/]+)\.(png|svg)$/.exec(path);
     if (asset && ASSET_TOKEN.test(asset[1]!) && !forgotten.has(asset[1]!)) {
       res.writeHead(200, { 'content-type': asset[2] === 'svg' ? 'image/svg+xml' : 'image/png' });

@@ -43,6 +43,24 @@ Given('{string} approves an OAuth client {string} named by its metadata document
   this.connections.set(name, { connectionId: '', token: grant.accessToken, userKey: user, mcp: new McpConnection(this.url, grant.accessToken) });
 });
 
+// rule oauth-client-documents-no-redirect (our decision): the document's address redirects to a document naming that
+// address as its client id; only a server that follows the redirect approves the client.
+Then('an OAuth client named by a metadata document address of the kit website that redirects is not approved for {string}', async function (this: SiteWorld, site: string) {
+  if (!fixturesSupport('oauth-consent')) throw new NotDeclared("the owner's OAuth consent: the target's fixtures do not support oauth-consent");
+  const https = process.env.SITE_MCP_TEST_WEBSITE_HTTPS_URL;
+  if (!https) throw new NotDeclared("the kit website over https: the target's fixtures do not support fetch-allowlist-tls");
+  const path = `/oauth/moved/redirected-${this.randomWord()}.json`;
+  const from = (await kitChoosesAddress(this)) ? randomLoopback() : undefined;
+  const approved = await authorizeOAuthClient(this.url, this.fixtures, { clientName: 'conformance redirected', userId: this.user('olive').userId, websiteId: this.site(site).websiteId, scopes: ['site:read'], clientMetadataUrl: `${https}${path}`, ...(from ? { from } : {}) }).then(
+    (grant) => grant,
+    () => undefined,
+  );
+  assert.equal(approved, undefined, `the target approved a client whose metadata document ${path} answered with a redirect (it followed it)`);
+  // It asked the address, so the refusal is the redirect's, not a fetch that never happened.
+  const requested = (await (await fetch(`${this.resolve('{{website}}')}/__kit/requested`, { signal: AbortSignal.timeout(10_000) })).json()) as string[];
+  assert.ok(requested.includes(path), `the target never fetched the metadata document ${path}`);
+});
+
 // rule oauth-no-caller-profile-id: the ways a caller might name another connection or profile, on every request.
 When('the OAuth client {string} names the connection {string} in every request', async function (this: SiteWorld, name: string, other: string) {
   const client = this.connection(name);

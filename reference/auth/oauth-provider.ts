@@ -91,7 +91,8 @@ export function providerFetch(net: Network, maxBytes: number, bounds: Limits['oa
     if (running >= bounds.perHostConcurrent) return unavailable();
     inFlight.set(host, running + 1);
     try {
-      const answer = await safeFetch(href, { ...net, maxBytes, timeoutMs: FETCH_TIMEOUT_MS, maxRedirects: 0 });
+      // A document answers at its own address (rule oauth-client-documents-no-redirect): no redirect is followed.
+      const answer = await safeFetch(href, { ...net, maxBytes, timeoutMs: FETCH_TIMEOUT_MS, maxRedirects: bounds.maxRedirects });
       // A document the provider reads is JSON and says so (the client ID metadata document draft requires
       // application/json; rule oauth-client-id-metadata-documents): a page, text or an unnamed body is no document.
       if (answer.status === 200 && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(answer.contentType ?? '')) {
