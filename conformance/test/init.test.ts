@@ -54,7 +54,7 @@ describe('site-mcp init', () => {
 
     // Used as they are: the error scenarios (unknown tool, section fields, both encodings checked on every call)
     // and the catalogue scenario pass.
-    const run = await siteMcp(['conformance', '--url', target.url, '--fixtures-secret', target.fixturesSecret, '--parallel', '1', '--report-dir', join(dir, 'run'), '--declaration', declarationFile, '--expected-failures', expectedFile, 'features/errors.feature', 'features/resources-prompts.feature:30']);
+    const run = await siteMcp(['conformance', '--url', target.url, '--fixtures-secret', target.fixturesSecret, '--parallel', '1', '--report-dir', join(dir, 'run'), '--declaration', declarationFile, '--expected-failures', expectedFile, 'features/errors.feature', 'features/resources-prompts.feature:32']);
     expect(run.code, run.stdout.slice(-2000) + run.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'run', 'conformance.json'), 'utf8')) as { summary: { problems: number; scenariosFailed: number; scenariosPassed: number }; rules: { rule: string; status: string }[] };
     expect(report.summary).toMatchObject({ problems: 0, scenariosFailed: 0 });
