@@ -102,27 +102,30 @@ describe('the Developers settings with a large log', () => {
     for (let i = 0; i < 3; i++) await callTool(parts, principal, 'list_sites', {});
     expect(token).toBeTruthy();
 
-    const signIn = await fetch(`${test.url}/app/sign-in`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: world.users.owner!.email, password: world.users.owner!.password, next: '/app/' }),
-    });
-    expect(signIn.status).toBe(302);
-    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
-    const page = async (path = `/app/sites/${websiteId}/developers`) => {
+    const signInCookie = async (w: typeof world) => {
+      const signIn = await fetch(`${test.url}/app/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: w.users.owner!.email, password: w.users.owner!.password, next: '/app/' }),
+      });
+      expect(signIn.status).toBe(302);
+      return signIn.headers.get('set-cookie')!.split(';')[0]!;
+    };
+    const cookie = await signInCookie(world);
+    const page = async (path = `/app/sites/${websiteId}/developers`, as = cookie) => {
       const t0 = performance.now();
-      const res = await fetch(`${test.url}${path}`, { headers: { cookie } });
+      const res = await fetch(`${test.url}${path}`, { headers: { cookie: as } });
       const html = await res.text();
       return { status: res.status, html, ms: performance.now() - t0 };
     };
-    const median = async () => {
-      const runs = [];
-      for (let i = 0; i < 3; i++) runs.push(await page());
-      expect(runs.every((r) => r.status === 200)).toBe(true);
-      return { ms: runs.map((r) => r.ms).sort((a, b) => a - b)[1]!, html: runs[0]!.html };
-    };
-    const fresh = await median();
+    // The control: a workspace of its own with a fresh log, its page read in turn with the large one's, so that a
+    // busy machine slows both alike (timing rules compare interleaved samples).
+    const other = await test.fx.world({ users: [{ key: 'owner' }], sites: [{ key: 'main', members: { owner: 'owner' } }] });
+    const otherConnection = await test.fx.connection({ userId: other.users.owner!.userId, websiteId: other.sites.main!.websiteId, scopes: ['site:read'] });
+    for (let i = 0; i < 3; i++) await callTool(parts, { workspaceId: other.workspaceId, connectionId: otherConnection.connectionId }, 'list_sites', {});
+    const otherCookie = await signInCookie(other);
+    const freshPage = () => page(`/app/sites/${other.sites.main!.websiteId}/developers`, otherCookie);
 
     // A log as a flood before the fix left it: 20 days of 5,000 entries (about 1 MB a day), and on the newest day
     // five entries naming a 2 MB tool. Written as day files, the log's own layout (activity/<workspace>/<day>.jsonl).
@@ -146,7 +149,17 @@ describe('the Developers settings with a large log', () => {
     // The calls of this server come after them, newest.
     for (let i = 0; i < 3; i++) await callTool(parts, principal, 'get_site_overview', {});
 
-    const large = await median();
+    // Five of each, in turn; the medians compared.
+    const freshRuns: Awaited<ReturnType<typeof page>>[] = [];
+    const largeRuns: Awaited<ReturnType<typeof page>>[] = [];
+    for (let i = 0; i < 5; i++) {
+      freshRuns.push(await freshPage());
+      largeRuns.push(await page());
+    }
+    expect([...freshRuns, ...largeRuns].every((r) => r.status === 200)).toBe(true);
+    const medianMs = (runs: { ms: number }[]) => runs.map((r) => r.ms).sort((a, b) => a - b)[2]!;
+    const fresh = { ms: medianMs(freshRuns) };
+    const large = { ms: medianMs(largeRuns), html: largeRuns[0]!.html };
     // Before: the page read and parsed every day file (about 30 MB here) and rendered the 2 MB names (10 MB of HTML).
     expect(large.html.length, `the page is ${large.html.length} characters`).toBeLessThan(200_000);
     expect(large.html).toContain('get_site_overview');
