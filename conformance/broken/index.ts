@@ -67,6 +67,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   // Client metadata up to oidc-provider's own 56 KB body limit is registered.
   'oauth-registration-metadata-capped': { limits: { oauthRegistration: { ...referenceLimits.oauthRegistration, maxMetadataBytes: 1_000_000 } } },
   // Tool handlers.
+  'list-sites-reach': { handlers: { list_sites: broken.listEverySite } },
   'publish-site-fails-closed': { handlers: { publish_site: broken.publishWithoutReview } },
   'content-write-draft-only': { handlers: broken.writesGoLive() },
   'replace-section-stale-rev-rejected': { handlers: { replace_section_content: broken.replaceAnyRevision } },

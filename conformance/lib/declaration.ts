@@ -106,15 +106,30 @@ export function declaredErrorCodes(): Set<string> | undefined {
 }
 
 /**
- * Where the target's data of `tool` carries our top-level output field `field`, by its declared outputFields
- * (an exact tool name first, then the longest matching `prefix*`); undefined when it declared nothing for it.
+ * Where the target's data of `tool` carries our output field at `path` (a pointer in our shape), by its declared
+ * outputFields: the entries of the tool's exact name, then of the longest matching `prefix*`; within them the key
+ * that matches most of the path. A key is a field ("sites") or a path into list items in which a star stands for
+ * an index ("sites/STAR/websiteId"); its value is a pointer into the target's data ("" for the data itself) whose
+ * stars take the indices the key matched; what follows the key in `path` is appended. Undefined when nothing declared covers it.
  */
-export function declaredOutputPointer(tool: string, field: string): string | undefined {
-  const fields = activeDeclaration()?.outputFields ?? {};
-  if (fields[tool]?.[field]) return fields[tool][field];
-  const patterns = Object.keys(fields).filter((k) => k.endsWith('*') && tool.startsWith(k.slice(0, -1)));
-  const best = patterns.sort((a, b) => b.length - a.length).find((k) => fields[k]![field]);
-  return best ? fields[best]![field] : undefined;
+export function declaredOutputPointer(tool: string, path: string, declaration = activeDeclaration()): string | undefined {
+  const declared = declaration?.outputFields ?? {};
+  const patterns = Object.keys(declared).filter((k) => k.endsWith('*') && tool.startsWith(k.slice(0, -1))).sort((a, b) => a.length - b.length);
+  const fields: Record<string, string> = Object.assign({}, ...patterns.map((k) => declared[k]), declared[tool]);
+  const segments = path.split('/').slice(1);
+  let best: { length: number; value: string; indices: string[] } | undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    const keys = key.split('/');
+    const indices: string[] = [];
+    const matches = keys.length <= segments.length && keys.every((k, i) => (k === '*' ? /^\d+$/.test(segments[i]!) && indices.push(segments[i]!) > 0 : k === segments[i]));
+    if (matches && (!best || keys.length > best.length)) best = { length: keys.length, value, indices };
+  }
+  if (!best) return undefined;
+  let next = 0;
+  const { value, indices, length } = best;
+  const head = value.split('/').map((s, i) => (i > 0 && s === '*' ? indices[next++] ?? s : s)).join('/');
+  const rest = segments.slice(length);
+  return rest.length ? `${head}/${rest.join('/')}` : head;
 }
 
 const SOURCE_FIELDS = loadJson<{ tools: Record<string, string[]> }>('output-fields.json').tools;
@@ -122,14 +137,14 @@ const SOURCE_FIELDS = loadJson<{ tools: Record<string, string[]> }>('output-fiel
 /**
  * Where the data of `tool` at `path` (a pointer in our output shape) is read in this target: the same pointer for
  * a field the source names (spec/output-fields.json) or when the target declares outputSchemas; the declared
- * pointer for a field it maps in outputFields; undefined when the field may not be read.
+ * pointer for a field it maps in outputFields; undefined when the field may not be read by name (the steps then
+ * look for it by value: features/support/located.ts).
  */
-export function outputPointer(tool: string | undefined, path: string): string | undefined {
-  if (activeDeclaration()?.outputSchemas) return path;
-  const [, top = '', ...rest] = path.split('/');
+export function outputPointer(tool: string | undefined, path: string, declaration = activeDeclaration()): string | undefined {
+  if (declaration?.outputSchemas) return path;
+  const [, top = ''] = path.split('/');
   if (tool && SOURCE_FIELDS[tool]?.includes(top)) return path;
-  const mapped = tool && top !== '*' ? declaredOutputPointer(tool, top) : undefined;
-  return mapped === undefined ? undefined : [mapped, ...rest].join('/');
+  return tool && top !== '*' ? declaredOutputPointer(tool, path, declaration) : undefined;
 }
 
 /**

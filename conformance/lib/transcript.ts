@@ -76,6 +76,25 @@ async function readSome(response: Response, limit: number): Promise<{ text: stri
   }
 }
 
+/** The most texts a scenario keeps of what it sent. */
+const WRITTEN_KEPT = 20_000;
+
+function collectTexts(body: string, into: Set<string>): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return;
+  }
+  const walk = (value: unknown): void => {
+    if (into.size >= WRITTEN_KEPT) return;
+    if (typeof value === 'string') into.add(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(parsed);
+}
+
 function bodyText(body: RequestInit['body']): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return body;
@@ -88,6 +107,7 @@ export class ExchangeLog {
   #kept: Exchange[] = [];
   #reading = new Set<Promise<void>>();
   #labels = new Map<number, string>();
+  #written = new Set<string>();
   /** The step running now; exchanges sent meanwhile belong to it. */
   step = 0;
 
@@ -102,10 +122,19 @@ export class ExchangeLog {
     return this.#kept;
   }
 
+  /**
+   * Every text of the JSON bodies the kit sent in this scenario (tool arguments, worlds, app edits), whole: the
+   * values a step may look for by value in an answer (features/support/located.ts), since the kit wrote them.
+   */
+  get written(): ReadonlySet<string> {
+    return this.#written;
+  }
+
   async send(inner: FetchLike, input: string | URL, init?: RequestInit): Promise<Response> {
     const url = String(input);
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = bodyText(init?.body);
+    if (body !== undefined && this.#written.size < WRITTEN_KEPT) collectTexts(body, this.#written);
     const exchange: Exchange = {
       step: this.step,
       request: { method, url, headers: [...new Headers(init?.headers)], ...(body === undefined ? {} : { body: body.length > CURL_BODY_LIMIT ? body.slice(0, CURL_BODY_LIMIT) : body }) },

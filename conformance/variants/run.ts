@@ -2,7 +2,7 @@
 // and exits with the suite's status: `npx tsx conformance/variants/run.ts [--declared] [cli flags…]`. Without --declared the run
 // checks the source only; with it, the variant's own declaration (renamed.declaration.yaml) is passed. Besides codes,
 // extra fields and statuses, the variant numbers site revisions from 0 in steps of 3, section revs from 100, keys added sections its own
-// way, groups its draft changes, labels presets its own way, answers export_site with the snapshot as data and names
+// way, names its lists and ids its own way, groups its draft changes, labels presets its own way, answers export_site with the snapshot as data and names
 // the pairing bodies' fields and statuses after RFC 8628 (RENAMED_PAIRING).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ const proxy = await startVariantProxy(reference.url, {
   ...(ownUnknownToolCode ? { unknownToolCode: 'E_NO_SUCH_TOOL' } : { unknownToolAsJsonRpcError: true }),
   renameStatuses: true,
   movePlanId: true,
+  ownListNames: true,
   revisionsFromZero: true,
   sectionRevsFrom: 100,
   otherSectionKeys: true,

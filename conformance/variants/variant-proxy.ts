@@ -22,6 +22,13 @@ export interface VariantOptions {
    * the upper-case statuses its listed schema names, refusing the reference's.
    */
   renameStatuses?: boolean;
+  /**
+   * Lists and ids in answers carry the variant's own names (§4.3 shows no result fields): list_sites answers
+   * `entries` of `{ site: { ref } }`, list_pages `entries` of `{ ref }`, list_leads and list_contacts `records` of
+   * `{ ref }`, list_sendable_documents `sendable` of `{ ref }`, get_site_overview and prepare_* name their website
+   * in `site.ref` (OWN_LIST_NAMES). The kit finds them by the ids it arranged.
+   */
+  ownListNames?: boolean;
   /** A prepare_* answer carries its plan id as `plan.id` instead of `planId` (output shapes: not shown, §4.2). */
   movePlanId?: boolean;
   /**
@@ -290,6 +297,35 @@ const otherKey = (key: string) => key.replace(/^([^/#]+)\/([^/#]+)/, '$1/added-$
 const catalogue = new Set(loadTools().map((t) => t.name));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** ownListNames, per tool: our list field → the variant's, and our id field in its items (or in the data) → the variant's path. */
+const OWN_LIST_NAMES: Record<string, { list?: [string, string]; id: [string, string[]] }> = {
+  list_sites: { list: ['sites', 'entries'], id: ['websiteId', ['site', 'ref']] },
+  list_pages: { list: ['pages', 'entries'], id: ['pageId', ['ref']] },
+  list_leads: { list: ['items', 'records'], id: ['leadId', ['ref']] },
+  list_contacts: { list: ['items', 'records'], id: ['contactId', ['ref']] },
+  list_sendable_documents: { list: ['documents', 'sendable'], id: ['documentId', ['ref']] },
+  get_site_overview: { id: ['websiteId', ['site', 'ref']] },
+  prepare_publish: { id: ['websiteId', ['site', 'ref']] },
+  prepare_unpublish: { id: ['websiteId', ['site', 'ref']] },
+};
+
+/** `object` with our id field moved to the variant's path. */
+function movedId(object: unknown, [ours, [first, second]]: [string, string[]]): unknown {
+  if (!isObject(object) || !(ours in object) || !first) return object;
+  const { [ours]: id, ...rest } = object;
+  return { ...rest, [first]: second ? { ...(isObject(rest[first]) ? rest[first] : {}), [second]: id } : id };
+}
+
+function ownListNames(tool: string | undefined, data: unknown): unknown {
+  const names = tool ? OWN_LIST_NAMES[tool] : undefined;
+  if (!names || !isObject(data)) return data;
+  if (!names.list) return movedId(data, names.id);
+  const [ours, theirs] = names.list;
+  if (!Array.isArray(data[ours])) return data;
+  const { [ours]: items, ...rest } = data;
+  return { ...rest, [theirs]: (items as unknown[]).map((item) => movedId(item, names.id)) };
+}
+
 type MessageOptions = VariantOptions & { dropDataField?: string; calledTool?: string; addedKeys?: Set<string> };
 
 function transformEnvelope(envelope: unknown, options: MessageOptions): unknown {
@@ -317,6 +353,7 @@ function transformEnvelope(envelope: unknown, options: MessageOptions): unknown 
       const { planId, ...rest } = data;
       data = { ...rest, plan: { id: planId } };
     }
+    if (options.ownListNames) data = ownListNames(options.calledTool, data);
     if (options.extraFields && isObject(data)) data = { ...data, variantNote: 'extra field' };
     return { ...envelope, data };
   }

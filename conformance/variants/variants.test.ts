@@ -5,7 +5,7 @@
 // as data, RFC 8628-style pairing names) must pass every
 // scenario, checked by the source alone and with its own declaration. Each run starts its own reference server.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-async function runVariant(args: string[], script = 'conformance/variants/run.ts', parallel = '1'): Promise<{ code: number; output: string; summaryBytes: number }> {
+async function runVariant(args: string[], script = 'conformance/variants/run.ts', parallel = '1'): Promise<{ code: number; output: string; summaryBytes: number; verified: Set<string> }> {
   // Reports of their own: reports/ is the features phase's run. One scenario at a time in the CLI's own process
   // (--parallel 1) unless a run says otherwise: the four runs are side by side already, and Cucumber's worker threads
   // would add CPU to every whole suite.
@@ -27,7 +27,8 @@ async function runVariant(args: string[], script = 'conformance/variants/run.ts'
       child.once('exit', (code) => resolve({ code: code ?? 1, output }));
     });
     const summaryBytes = await stat(join(reports, 'summary.md')).then((s) => s.size, () => -1);
-    return { code, output, summaryBytes };
+    const rules = await readFile(join(reports, 'rules.json'), 'utf8').then((text) => (JSON.parse(text) as { rules: { rule: string; status: string }[] }).rules, () => []);
+    return { code, output, summaryBytes, verified: new Set(rules.filter((r) => r.status === 'verified').map((r) => r.rule)) };
   } finally {
     await rm(reports, { recursive: true, force: true });
   }
@@ -47,10 +48,13 @@ describe.concurrent('correct variants', () => {
   it('rule:kit-judges-by-source — the renamed variant passes every scenario without a declaration (source checks only)', async () => {
     // The CLI's default, Cucumber's worker threads (--parallel 2): the one whole suite of npm test that runs its
     // scenarios two at a time, as a user's default run does (the features phase runs them in the CLI's process).
-    const { code, output, summaryBytes } = await runVariant([], 'conformance/variants/run.ts', '2');
+    const { code, output, summaryBytes, verified } = await runVariant([], 'conformance/variants/run.ts', '2');
     expect(output, whatWentWrong(output)).toMatch(/^scenarios: \d+ passed .* 0 failed, of \d+$/m);
     expect(output).toMatch(/not checked, not declared/);
     expect(code, whatWentWrong(output)).toBe(0);
+    // Its lists and ids carry names of its own (ownListNames): found by the ids the scenarios arranged, these rules
+    // are verified, not merely not failed.
+    for (const rule of ['list-sites-reach', 'ids-from-list-tools', 'plan-anchored-to-website', 'crm-email-never-changes', 'send-document-reviewed']) expect([...verified], rule).toContain(rule);
     // A whole passing run fits on a screen or two, and its summary in a CI job page: at most 80 lines (the
     // progress lines and both eras' headers included) and 30 KB; every rule and scenario is in rules.md and
     // scenarios.md.

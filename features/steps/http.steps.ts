@@ -5,7 +5,7 @@ import { Then, When } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { activeDeclaration, outputPointer } from '../../conformance/lib/declaration.js';
-import { requireOutput } from '../support/declared.js';
+import { requireOutput } from '../support/located.js';
 import { parse, pointer, stringsIn } from '../support/json.js';
 import { loadJson } from '../../spec/index.js';
 import { CLIENT_ERRORS } from '../../conformance/lib/checks.js';

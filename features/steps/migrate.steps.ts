@@ -8,7 +8,7 @@ import { Given, Then } from '@cucumber/cucumber';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
 import type { SiteWorld } from '../support/world.js';
 import { pointer } from '../support/json.js';
-import { checkableOutput, requireOutput } from '../support/declared.js';
+import { checkableOutput, requireOutput } from '../support/located.js';
 import type { Envelope } from '../../conformance/lib/mcp-client.js';
 import { fixturesSupport } from '../../conformance/lib/fixtures-client.js';
 

@@ -6,7 +6,7 @@ import { kitAsset } from '../../conformance/lib/test-website.js';
 import { requireImplemented } from '../support/tools-built.js';
 import type { SiteWorld } from '../support/world.js';
 import { pointer, stringsIn, subsetMismatch } from '../support/json.js';
-import { checkableOutput } from '../support/declared.js';
+import { checkableOutput } from '../support/located.js';
 import { exportedSnapshot, importedWebsiteId, snapshotContents, type Snapshot } from '../../conformance/lib/portable-site.js';
 
 // §4.3: create_site makes an "unpublished draft"; read through the fixtures protocol's site state.

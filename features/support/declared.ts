@@ -5,7 +5,7 @@
 // line) show where the scenario stopped; conformance/lib/report.ts never counts such a scenario as passed. The
 // wrapper also runs each step recording its HTTP exchanges (conformance/lib/transcript.ts).
 import { setDefinitionFunctionWrapper } from '@cucumber/cucumber';
-import { NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
+import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { recordingInto } from '../../conformance/lib/transcript.js';
 import { HOOK } from './hook.js';
 import type { SiteWorld } from './world.js';
@@ -25,17 +25,3 @@ setDefinitionFunctionWrapper((fn: ((this: SiteWorld, ...args: unknown[]) => unkn
     }
   };
 });
-
-/** For an assertion: the pointer to read, or undefined after reporting "not checked" when the field is not readable. */
-export function checkableOutput(world: SiteWorld, path: string): string | undefined {
-  const readable = outputPointer(world.last.tool, path);
-  if (readable === undefined) world.notChecked(`output field ${world.last.tool ?? '?'}${path} (outputSchemas or outputFields)`);
-  return readable;
-}
-
-/** For a step that cannot go on without the field: the pointer to read; NotDeclared skips the rest of the scenario. */
-export function requireOutput(world: SiteWorld, path: string): string {
-  const readable = outputPointer(world.last.tool, path);
-  if (readable === undefined) throw new NotDeclared(`output field ${world.last.tool ?? '?'}${path} (outputSchemas or outputFields)`);
-  return readable;
-}

@@ -54,7 +54,7 @@ export interface ImplementationDeclaration {
    */
   outputSchemas?: boolean;
   /**
-   * Where the implementation's data carries a field the kit needs, when outputSchemas is not declared: keys are tool names (a trailing * matches a name prefix, e.g. "prepare_*"), values map a top-level field of our output shape (spec/tools/<tool>.json) to a JSON pointer into your data. E.g. { "prepare_*": { "planId": "/plan/id" } } lets the plan scenarios find the plan id. A field neither named by the source, nor declared here, nor covered by outputSchemas is not read (rule kit-judges-by-source).
+   * Where the implementation's data carries a field the kit needs, when outputSchemas is not declared: keys are tool names (a trailing * matches a name prefix, e.g. "prepare_*"), values map a field of our output shape (spec/tools/<tool>.json) to a JSON pointer into your data. A key is a top-level field ("planId") or a path into list items with * for the index ("sites/* /websiteId"); a value is a pointer ("/plan/id", "/entries/* /site/ref", whose * takes the index) or "" for the data itself. E.g. { "prepare_*": { "planId": "/plan/id" } } lets the plan scenarios find the plan id. A field neither named by the source, nor declared here, nor covered by outputSchemas is looked for by the value it must hold (the ids and texts the kit arranged), else not read (rule kit-judges-by-source).
    */
   outputFields?: {
     [k: string]:
