@@ -187,7 +187,7 @@ export class ExchangeLog {
     }
     // The MCP handshake of a connection's first call, its notifications and its event stream say nothing about the
     // failure, unless they are all there is or one of them went wrong.
-    const relevant = mine.filter((e, i) => i === mine.length - 1 || e.error || (e.response?.status ?? 0) >= 400 || !housekeeping(e));
+    const relevant = mine.filter((e, i) => i === mine.length - 1 || e.error || ((e.response?.status ?? 0) >= 400 && !streamDeclined(e)) || !housekeeping(e));
     const shown = relevant.slice(-SHOWN);
     const left = relevant.length - shown.length;
     const counts = `${shown.length} of ${mine.length} request${mine.length === 1 ? '' : 's'}${left ? `, ${left} earlier left out` : ''}${mine.length > relevant.length ? ', the MCP handshake left out' : ''}`;
@@ -216,8 +216,13 @@ function jsonRpc(body: string | undefined): { method?: string; params?: { name?:
   }
 }
 
+/** The client's GET for a standalone event stream, answered 405: MCP's Streamable HTTP lets a server offer none. */
+function streamDeclined(e: Exchange): boolean {
+  return e.request.method === 'GET' && e.response?.status === 405 && /text\/event-stream/.test(e.request.headers.find(([k]) => k === 'accept')?.[1] ?? '');
+}
+
 function housekeeping(e: Exchange): boolean {
-  if (e.request.method === 'DELETE') return true;
+  if (e.request.method === 'DELETE' || streamDeclined(e)) return true;
   if (e.request.method === 'GET' && /text\/event-stream/.test(e.response?.headers.find(([k]) => k === 'content-type')?.[1] ?? '')) return true;
   const method = jsonRpc(e.request.body)?.method;
   // server/discover is the 2026-07-28 era's handshake, as initialize is the 2025 era's.

@@ -115,7 +115,10 @@ describe('transcript redaction and selection', () => {
       res.setHeader('content-type', 'application/json');
       res.setHeader('set-cookie', 'session=abcdefgh123');
       res.setHeader('www-authenticate', 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/api/mcp"');
-      if (req.url === '/sse') {
+      if (req.method === 'GET' && req.url === '/mcp') {
+        res.statusCode = 405;
+        res.end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed"},"id":null}');
+      } else if (req.url === '/sse') {
         res.setHeader('content-type', 'text/event-stream');
         res.end('event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n');
       } else if (req.url === '/garbage') res.end('\u001b[2J\u001b]0;pwned\u0007 not JSON');
@@ -166,6 +169,19 @@ describe('transcript redaction and selection', () => {
     const text = (await log.failureTranscript())!;
     expect(text).toMatch(/^1\. tools\/call list_sites$/m);
     expect(text).toContain('< event: message\n< data: {\n<   "jsonrpc": "2.0",\n<   "id": 1,');
+  });
+
+  it("leaves out the client's GET for an event stream that the server declined with 405, as the handshake", async () => {
+    const log = new ExchangeLog();
+    log.beginStep('"agent" calls "list_sites"');
+    await recordingInto(log, async () => {
+      await (await recordedFetch(`${url}/mcp`, { headers: { accept: 'text/event-stream' } })).text();
+      await (await recordedFetch(`${url}/mcp`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_sites"}}' })).text();
+    });
+    const text = (await log.failureTranscript())!;
+    expect(text).toMatch(/^Sent and got in this step \(1 of 2 requests, the MCP handshake left out\)/);
+    expect(text).toMatch(/^1\. tools\/call list_sites$/m);
+    expect(text).not.toMatch(/> GET /);
   });
 
   it('outside a step nothing is kept', async () => {
