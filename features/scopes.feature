@@ -27,7 +27,7 @@ Feature: Scopes and presets
       """
     Then the call succeeds
 
-  @rule:scope-defaults @rule:scope-domain-read-default @rule:connection-scopes-resolved-at-creation @rule:connection-reach-website-default @rule:list-sites-reach
+  @rule:scope-defaults @rule:connection-scopes-resolved-at-creation @rule:connection-reach-website-default @rule:list-sites-reach
   Scenario: With nothing chosen a connection gets site:read and content:write only, pinned to its website
     Given "olive" has a connection "plain":
       """
@@ -43,44 +43,68 @@ Feature: Scopes and presets
       { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Default scopes can edit" }
       """
     Then the call succeeds
+    # §2.2: publish is off by default; nothing but domain:read (default not shown) may join the two that are on.
+    When "plain" calls "prepare_publish"
+    Then the call fails with "scope_denied"
+    And the connection view of "plain" lists no scopes but "site:read, content:write, domain:read"
+
+  @rule:scope-domain-read-default
+  Scenario: With nothing chosen a connection does not get domain:read either (our decision)
+    Given "olive" has a connection "plain":
+      """
+      { "websiteId": "{{site:main}}" }
+      """
     # Whether domain:read is on by default is our decision (§2.2 "not shown").
     Given the target adopts the decision "scope-domain-read-default"
     Then the connection view of "plain" lists scopes "site:read, content:write"
     When "plain" calls "list_domains"
     Then the call fails with "scope_denied"
-    When "plain" calls "prepare_publish"
-    Then the call fails with "scope_denied"
 
-  @rule:preset-names @rule:connection-reach-values
-  Scenario: The read-only preset grants site:read only; reach is website or workspace
-    When "olive" cannot create a connection with reach "galaxy"
+  @rule:connection-reach-values
+  Scenario: Reach is website or workspace, nothing else
+    Then "olive" cannot create a connection with reach "galaxy"
+
+  @rule:preset-names
+  Scenario: The read-only preset grants site:read only (our decision)
     # Preset names other than "full" are our decision (§2.1 "Other preset names: not shown").
     Given the target adopts the decision "preset-names"
     Given "olive" has a connection "ro" to "main" with preset "read-only"
     Then the connection view of "ro" lists scopes "site:read"
     And the connection view of "ro" shows preset "Read only"
 
-  @rule:preset-full-every-scope @rule:full-preset-since @rule:connection-scopes-resolved-at-creation @rule:preset-names
+  @rule:preset-full-every-scope @rule:full-preset-since @rule:connection-scopes-resolved-at-creation
   Scenario: The full preset grants every scope, ai:generate and workspace:write included
     Given "olive" has a connection "full" to "main" with preset "full"
     Then the connection view of "full" lists scopes "site:read, content:write, publish, ai:generate, crm:read, crm:write, settings:write, domain:write, domain:read, access:write, communications:write, commerce:write, workspace:write"
     When "full" calls "list_domains"
     Then the call succeeds
+
+  @rule:preset-names
+  Scenario: The full preset is labelled Full access (our decision)
+    Given "olive" has a connection "full" to "main" with preset "full"
     # How the full preset is labelled is our decision: §2.1 names only the label "Custom" (of the earlier full).
     Given the target adopts the decision "preset-names"
     Then the connection view of "full" shows preset "Full access"
 
-  @rule:preset-narrow-full-shown-custom @rule:preset-change-never-widens @rule:domain-read-since @rule:full-preset-since @rule:preset-names
+  @rule:preset-narrow-full-shown-custom @rule:preset-change-never-widens @rule:domain-read-since @rule:full-preset-since
   Scenario: A connection made under the earlier, narrower full keeps its scopes and shows as Custom
     Given "olive" has a connection "old":
       """
       { "websiteId": "{{site:main}}", "preset": "full", "createdAt": "2026-08-01T10:00:00Z" }
       """
     Then the connection view of "old" shows preset "Custom"
-    # §9.2: domain:read exists from 2026-08-15 and full covers every scope only from then; which scopes the earlier
-    # full held is not shown, so the exact list and the refusals below are our decision (spec/scopes.json).
+    # §9.2: domain:read exists from 2026-08-15 and full covers every scope only from then.
     And the connection view of "old" does not list the scopes "domain:read"
     And the connection view of "old" does not list every scope
+
+  @rule:preset-names
+  Scenario: The earlier, narrower full held every scope of its day but ai:generate and workspace:write (our decision)
+    Given "olive" has a connection "old":
+      """
+      { "websiteId": "{{site:main}}", "preset": "full", "createdAt": "2026-08-01T10:00:00Z" }
+      """
+    # Which scopes the earlier full held is not shown, so the exact list and the refusals below are our decision
+    # (spec/scopes.json).
     Given the target adopts the decision "preset-names"
     Then the connection view of "old" lists scopes "site:read, content:write, publish, crm:read, crm:write, settings:write, domain:write, access:write, communications:write, commerce:write"
     When "old" calls "generate_image" with:
@@ -108,7 +132,7 @@ Feature: Scopes and presets
       """
     Then the call fails with "scope_denied"
 
-  @rule:scopes-dated @rule:domain-read-since @rule:preset-names
+  @rule:scopes-dated @rule:domain-read-since
   Scenario: A connection holds only the scopes that existed when it was made
     When "olive" asks for a connection that cannot hold "domain:read":
       """
@@ -133,6 +157,13 @@ Feature: Scopes and presets
       """
     When "domains-before-read" calls "list_domains"
     Then the call succeeds
+
+  @rule:preset-names
+  Scenario: The full preset of July 2026 held site:read, content:write, publish, crm:read, settings:write and commerce:write (our decision)
+    Given "olive" has a connection "early":
+      """
+      { "websiteId": "{{site:main}}", "preset": "full", "createdAt": "2026-07-01T10:00:00Z" }
+      """
     # What else the earlier full held is not shown: ours (spec/scopes.json) for a target that adopts it.
     Given the target adopts the decision "preset-names"
     Then the connection view of "early" lists scopes "site:read, content:write, publish, crm:read, settings:write, commerce:write"

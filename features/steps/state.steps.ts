@@ -237,6 +237,14 @@ Then('the connection view of {string} lists at least the scopes {string}', async
   for (const scope of list(scopes)) assert.ok(view.scopes.includes(scope), `${scope} is not among ${view.scopes.join(', ')}`);
 });
 
+// §2.2's defaults: what is "on" and "always on", and one scope whose default is not shown; nothing else.
+Then('the connection view of {string} lists no scopes but {string}', async function (this: SiteWorld, name: string, scopes: string) {
+  const view = await this.fixtures.connectionView(this.connection(name).connectionId);
+  const allowed = new Set(list(scopes));
+  const beyond = view.scopes.filter((scope) => !allowed.has(scope));
+  assert.deepEqual(beyond, [], `the connection holds ${beyond.join(', ')} besides ${scopes}`);
+});
+
 Then('the connection view of {string} does not list the scopes {string}', async function (this: SiteWorld, name: string, scopes: string) {
   const view = await this.fixtures.connectionView(this.connection(name).connectionId);
   const listed = list(scopes).filter((scope) => view.scopes.includes(scope));
