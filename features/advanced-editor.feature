@@ -83,7 +83,7 @@ Feature: Advanced editor
       | { "{{field:heading}}": "ok", "style": "color:red" }        |
       | { "{{field:heading}}": "ok", "html": "<p>raw</p>" }        |
 
-  @rule:set-section-layout-tokens @rule:layout-tokens-bounded @rule:layout-token-values
+  @rule:set-section-layout-tokens @rule:layout-tokens-bounded
   Scenario: Layout takes bounded tokens only
     When "agent" calls "set_section_layout" with:
       """
@@ -95,6 +95,15 @@ Feature: Advanced editor
       { "sectionId": "{{section:main/home/hero}}", "layout": { "customCss": "x" } }
       """
     Then the call fails with "validation_failed"
+    Given a layout the target's set_section_layout schema offers is remembered as "its layout"
+    When "agent" calls "set_section_layout" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "layout": {{remembered:its layout}} }
+      """
+    Then the call succeeds
+
+  @rule:layout-token-values
+  Scenario: Layout tokens are ours: width wide, hideOnMobile (our decision)
     # The token values themselves are our decision (§2.4 "Allowed values: not shown").
     Given the target adopts the decision "layout-token-values"
     When "agent" calls "set_section_layout" with:

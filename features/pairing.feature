@@ -144,7 +144,7 @@ Feature: Device-code pairing and the discovery file
     Then the HTTP status is 401
     And the draft of "main" is unchanged
 
-  @rule:auth-md-discovery @rule:auth-md-no-pre-claim-token @rule:auth-md-ways-in-and-human-only
+  @rule:auth-md-discovery @rule:auth-md-no-pre-claim-token
   Scenario: /auth.md describes the ceremony, the endpoints, every scope and what is not implemented
     Given the target offers "auth-md"
     When a client GETs "/auth.md"
@@ -155,8 +155,13 @@ Feature: Device-code pairing and the discovery file
     And the response body contains "No pre-claim token exists"
     And the response body contains "No account is ever created for a human"
     And the response body contains "Deliberately not implemented"
+
+  @rule:auth-md-ways-in-and-human-only
+  Scenario: /auth.md names the three ways in and, as not implemented, the §1.7 list and revoking (our decision)
+    Given the target offers "auth-md"
     # What else /auth.md says is our decision: the three ways in, and as not implemented the §1.7 list and revoking.
     Given the target adopts the decision "auth-md-ways-in-and-human-only"
+    When a client GETs "/auth.md"
     Then the response body contains "OAuth 2.1"
     And the response body contains "Bearer"
     And the response body contains "/api/mcp"

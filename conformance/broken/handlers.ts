@@ -26,6 +26,11 @@ export const publishWithoutReview = defineTool('publish_site', (ctx) =>
 /** list-sites-reach: list_sites on a website-reach connection lists every site of the workspace its creator can see. */
 export const listEverySite: HandlerOf<'list_sites'> = (ctx) => handlers.list_sites({ ...ctx, connection: { ...ctx.connection, reach: 'workspace' } });
 
+/** set-section-layout-tokens: set_section_layout refuses every layout, its own tokens too, as invalid. */
+export const refuseEveryLayout: HandlerOf<'set_section_layout'> = () => {
+  throw new DomainError('validation_failed', 'This layout is not allowed.', { issues: [{ path: '/layout', message: 'not allowed' }] });
+};
+
 /** replace-section-stale-rev-rejected: replace_section_content takes any clientRev as the current one. */
 export const replaceAnyRevision: HandlerOf<'replace_section_content'> = (ctx) =>
   handlers.replace_section_content({ ...ctx, args: { ...ctx.args, clientRev: findSection(ctx.site, ctx.args.sectionId).section.rev } });

@@ -68,6 +68,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'oauth-registration-metadata-capped': { limits: { oauthRegistration: { ...referenceLimits.oauthRegistration, maxMetadataBytes: 1_000_000 } } },
   // Tool handlers.
   'list-sites-reach': { handlers: { list_sites: broken.listEverySite } },
+  'set-section-layout-tokens': { handlers: { set_section_layout: broken.refuseEveryLayout } },
   'publish-site-fails-closed': { handlers: { publish_site: broken.publishWithoutReview } },
   'content-write-draft-only': { handlers: broken.writesGoLive() },
   'replace-section-stale-rev-rejected': { handlers: { replace_section_content: broken.replaceAnyRevision } },

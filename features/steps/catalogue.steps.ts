@@ -121,6 +121,39 @@ Given('a lead status the target takes is remembered as {string}', async function
   this.remembered.set(key, statuses[1] ?? statuses[0]!);
 });
 
+/**
+ * A layout token the target's set_section_layout input schema offers, found by meaning: the first property of its
+ * `layout` object that lists allowed values (an enum of texts), with one of them. §2.4 says layout takes bounded
+ * tokens but shows none; a target's own schema names its own. Local $refs ("#/…") are followed.
+ */
+export function offeredLayout(schema: unknown): Record<string, string> | undefined {
+  const root = schema as Record<string, unknown> | undefined;
+  const follow = (node: unknown, hops = 0): Record<string, unknown> | undefined => {
+    const ref = (node as { $ref?: unknown } | undefined)?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/') || hops > 8) return node as Record<string, unknown> | undefined;
+    return follow(ref.slice(2).split('/').reduce<unknown>((n, k) => (n as Record<string, unknown> | undefined)?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], root), hops + 1);
+  };
+  const layout = follow((follow(root)?.properties as Record<string, unknown> | undefined)?.layout);
+  const candidates = [layout, ...(((layout?.anyOf ?? layout?.oneOf ?? layout?.allOf) as unknown[] | undefined) ?? []).map((n) => follow(n))];
+  for (const node of candidates) {
+    for (const [name, property] of Object.entries((node?.properties as Record<string, unknown> | undefined) ?? {})) {
+      const values = (follow(property)?.enum as unknown[] | undefined)?.filter((v): v is string => typeof v === 'string');
+      if (values?.length) return { [name]: values[values.length > 1 ? 1 : 0]! };
+    }
+  }
+  return undefined;
+}
+
+// §2.4: layout takes bounded tokens; which ones is not shown. A layout of the target's own tokens, as JSON, from its
+// set_section_layout schema (or ours when it adopts layout-token-values); otherwise the rest is not checked.
+Given('a layout the target\'s set_section_layout schema offers is remembered as {string}', async function (this: SiteWorld, key: string) {
+  if (adopts('layout-token-values')) return void this.remembered.set(key, JSON.stringify({ width: 'wide' }));
+  const { tools } = await anyConnection(this).listTools();
+  const layout = offeredLayout(tools.find((t) => t.name === 'set_section_layout')?.inputSchema);
+  if (!layout) throw new NotDeclared('a layout token the target takes (its set_section_layout input schema lists no allowed values under layout; or adopt layout-token-values)');
+  this.remembered.set(key, JSON.stringify(layout));
+});
+
 // ── tools/list ───────────────────────────────────────────────────────────────────────────────────────────
 
 Then('the tools listed are exactly the catalogue of §4.3', async function (this: SiteWorld) {
