@@ -40,7 +40,7 @@ Feature: Domains
       { "hostname": "{{host:shop}}" }
       """
     Then the data at "/status" equals "{{decision:domain-status-values:verified}}"
-    And the data at "/dnsRecordsNeeded" has 0 items
+    And the answer asks for 0 DNS records
     When "agent" calls "list_domains"
     Then the data at "/domains" has 1 items
     And the data at "/domains/0/status" equals "{{decision:domain-status-values:verified}}"
@@ -65,8 +65,8 @@ Feature: Domains
       """
     Then the call succeeds
     And the data at "/status" equals "{{decision:domain-status-values:pending}}"
-    And the data at "/dnsRecordsNeeded" has 2 items
-    And the data at "/nextStep" is a string
+    And the answer asks for 2 DNS records
+    And the answer carries a plain-language sentence
     Given the DNS zone serves the records the last call asked for
     When "agent" calls "connect_domain" with:
       """

@@ -79,18 +79,20 @@ async function readSome(response: Response, limit: number): Promise<{ text: stri
 /** The most texts a scenario keeps of what it sent. */
 const WRITTEN_KEPT = 20_000;
 
-function collectTexts(body: string, into: Set<string>): void {
+function collectTexts(body: string, into: Set<string>, byKey: Map<string, Set<string>>): void {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return;
   }
-  const walk = (value: unknown): void => {
+  const walk = (value: unknown, key?: string): void => {
     if (into.size >= WRITTEN_KEPT) return;
-    if (typeof value === 'string') into.add(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+    if (typeof value === 'string') {
+      into.add(value);
+      if (key !== undefined) byKey.set(key, (byKey.get(key) ?? new Set()).add(value));
+    } else if (Array.isArray(value)) value.forEach((item) => walk(item, key));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(parsed);
 }
@@ -108,6 +110,7 @@ export class ExchangeLog {
   #reading = new Set<Promise<void>>();
   #labels = new Map<number, string>();
   #written = new Set<string>();
+  #writtenByKey = new Map<string, Set<string>>();
   /** The step running now; exchanges sent meanwhile belong to it. */
   step = 0;
 
@@ -130,11 +133,16 @@ export class ExchangeLog {
     return this.#written;
   }
 
+  /** The texts the kit sent under the field name `key` in this scenario (an `email` it invited, a `hostname`). */
+  writtenAs(key: string): ReadonlySet<string> {
+    return this.#writtenByKey.get(key) ?? new Set();
+  }
+
   async send(inner: FetchLike, input: string | URL, init?: RequestInit): Promise<Response> {
     const url = String(input);
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = bodyText(init?.body);
-    if (body !== undefined && this.#written.size < WRITTEN_KEPT) collectTexts(body, this.#written);
+    if (body !== undefined && this.#written.size < WRITTEN_KEPT) collectTexts(body, this.#written, this.#writtenByKey);
     const exchange: Exchange = {
       step: this.step,
       request: { method, url, headers: [...new Headers(init?.headers)], ...(body === undefined ? {} : { body: body.length > CURL_BODY_LIMIT ? body.slice(0, CURL_BODY_LIMIT) : body }) },

@@ -52,6 +52,16 @@ Given('the DNS zone serves the records the last call asked for', function (this:
   writeZoneRecords(zoneDir(), needed);
 });
 
+// §4.3: the re-check "returns the DNS records still needed": as many as the answer holds by meaning, or in the
+// declared field.
+Then('the answer asks for {int} DNS record(s)', function (this: SiteWorld, count: number) {
+  const declared = outputPointer(this.last.tool, '/dnsRecordsNeeded');
+  const hostname = String((this.last.args as { hostname?: unknown } | undefined)?.hostname ?? '');
+  const needed = declared === undefined ? dnsRecordsByMeaning(this.last.envelope?.data, hostname) : pointer(this.last.envelope?.data, declared);
+  assert.ok(Array.isArray(needed), `no list of DNS records at ${declared}: ${JSON.stringify(this.last.envelope?.data)?.slice(0, 300)}`);
+  assert.equal(needed.length, count, `the answer asks for ${needed.length} DNS records (${JSON.stringify(needed)}), expected ${count}`);
+});
+
 // What a registrar leaves after a purchase: the name exists (NS), but nothing resolves yet.
 Given('the domain {string} is registered with no records yet', function (this: SiteWorld, domain: string) {
   writeZoneRecords(zoneDir(), [{ name: this.resolve(domain), type: 'NS', value: 'ns1.registrar.test' }]);

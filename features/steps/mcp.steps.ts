@@ -244,6 +244,13 @@ Then('the error details at {string} is a number from {int} to {int}', function (
   assert.ok((value as number) >= min && (value as number) <= max, `error details at ${path} is ${value}, expected ${min}..${max}`);
 });
 
+// A plain-language next step or explanation (§4.3 names none of their fields): some text of the answer is a
+// sentence, at least four words of letters.
+Then('the answer carries a plain-language sentence', function (this: SiteWorld) {
+  const sentences = [...stringsIn(lastEnvelope(this).data, 500)].filter((text) => (text.match(/\p{L}{2,}/gu) ?? []).length >= 4);
+  assert.ok(sentences.length > 0, `${describeLast(this)}: no text of the answer is a sentence: ${JSON.stringify(lastEnvelope(this).data)?.slice(0, 300)}`);
+});
+
 Then('the data contains {string}', function (this: SiteWorld, text: string) {
   assert.ok(JSON.stringify(lastEnvelope(this).data).includes(this.resolve(text)), `data lacks ${text}`);
 });

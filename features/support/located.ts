@@ -76,15 +76,19 @@ type Found = { at: string } | { why: string };
 /** The list of the last answer that stands for our list at `path`. */
 function listByValue(world: SiteWorld, tool: string, path: string): Found {
   const data = world.last.envelope?.ok ? world.last.envelope.data : undefined;
+  // Items of ours without an id of the world (domains, invitations) are found by a text the kit sent as one of
+  // their fields (the hostname it connected, the email it invited).
   const field = itemIdField(tool, path);
-  if (!field) return { why: 'its items carry no id the kit arranged' };
-  const holding = listsHolding(data, knownIds(world, field));
+  const fields = Object.keys(ourSchemaAt(tool, `${path}/0`)?.properties ?? {});
+  const known = field ? knownIds(world, field) : new Set(fields.flatMap((f) => [...world.exchanges.writtenAs(f)]).filter((t) => textsWritten(world).has(t)));
+  const what = field ? `${field}s` : `values it sent as ${fields.join(', ') || 'their fields'}`;
+  const holding = listsHolding(data, known);
   if (holding.length === 1) return { at: holding[0]! };
-  if (holding.length > 1) return { why: `${holding.length} lists of the answer hold the scenario's ${field}s (${holding.slice(0, 3).join(', ')})` };
+  if (holding.length > 1) return { why: `${holding.length} lists of the answer hold the scenario's ${what} (${holding.slice(0, 3).join(', ')})` };
   // An empty list holds no id: the answer's only list is the one (where else would it be?).
   const lists = listsIn(data);
   if (lists.length === 1) return { at: lists[0]! };
-  return { why: `no list of the answer holds one of the scenario's ${field}s, and it has ${lists.length} lists` };
+  return { why: `no list of the answer holds one of the scenario's ${what}, and it has ${lists.length} lists` };
 }
 
 /** The field of an item of our list (`/sites/0/websiteId`): the list found by value, then the item's field holding such an id. */
@@ -131,6 +135,11 @@ export function requireOutput(world: SiteWorld, path: string): string {
   throw new NotDeclared(reason(world, path, found.why));
 }
 
+/** The texts the kit sent in this scenario that could mark a value: not one lower-case word (vocabulary), not short. */
+function textsWritten(world: SiteWorld): Set<string> {
+  return new Set([...world.exchanges.written].filter((text) => text.length >= 3 && !/^[a-z]+$/.test(text)));
+}
+
 const ARRANGED = /\{\{(site|page|section|record|user|workspace):/;
 
 /**
@@ -141,7 +150,7 @@ const ARRANGED = /\{\{(site|page|section|record|user|workspace):/;
 function lookedForByValue(world: SiteWorld, text: string, expected: unknown): boolean {
   if (typeof expected !== 'string' || expected.length < 3) return false;
   if (ARRANGED.test(text)) return true;
-  return !/^[a-z]+$/.test(expected) && world.exchanges.written.has(expected);
+  return textsWritten(world).has(expected);
 }
 
 /**
