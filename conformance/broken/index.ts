@@ -158,6 +158,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   'sign-in-throttled-per-address': { proxy: { signInFromFreshAddresses: true } },
   'sign-in-unknown-email-same-cost': { proxy: { slowKnownSignIns: true } },
   'migrate-merge-typed': { proxy: { migrateNeverMerges: true } },
+  'pairing-token-returned-once': { proxy: { pollTokenAgain: true } },
+  'pairing-grant-only-narrower': { proxy: { pairingAsksEverything: true } },
   'oauth-no-caller-profile-id': { proxy: { honourConnectionIdHeader: true } },
   'oauth-no-newest-connection-guess': { proxy: { oauthUsesNewestConnection: true } },
   'tools-list-single-type-schemas': { proxy: { typeUnionsInToolsList: true } },

@@ -223,7 +223,7 @@ function pairingNamesOf(mapping: PairingMapping): PairingNames {
     deliveryPath: () => {
       if (mapping.deliveryPath) return mapping.deliveryPath;
       if (adopts('pairing-field-names')) return OUR_DELIVERY_PATH;
-      throw new NotDeclared('where a delivery token reads the published site (pairing.deliveryPath, or adopt pairing-field-names)');
+      throw new NotDeclared('where a delivery token reads the published site (pairing.deliveryPath in the declaration or in the fixtures handshake\'s pairingNames, or adopt pairing-field-names)');
     },
   };
 }
@@ -232,14 +232,18 @@ function pairingNamesOf(mapping: PairingMapping): PairingNames {
 const OUR_DELIVERY_PATH = '/v1/delivery/site';
 
 /**
- * The pairing names of this target: its declared `pairing` mapping, else ours when it adopts pairing-field-names;
- * NotDeclared otherwise (the scenario stops as not checked, naming both ways to declare them).
+ * The pairing names of this target: its declared `pairing` mapping, else ours when it adopts pairing-field-names,
+ * else the ones its fixtures handshake names; NotDeclared otherwise (the scenario stops as not checked, naming the
+ * ways to give them).
  */
 export function pairingNames(): PairingNames {
   const mapping = activeDeclaration()?.pairing;
   if (mapping) return pairingNamesOf(mapping);
   if (adopts('pairing-field-names')) return pairingNamesOf({});
-  throw new NotDeclared('the pairing field names (declare them under pairing, or adopt pairing-field-names)');
+  // Said by the target's fixtures handshake (Handshake.pairingNames; conformance/lib/prerequisites.ts).
+  const told = process.env.SITE_MCP_FIXTURES_PAIRING_NAMES;
+  if (told) return pairingNamesOf(JSON.parse(told) as PairingMapping);
+  throw new NotDeclared('the pairing field names (name them in the fixtures handshake\'s pairingNames, declare them under pairing, or adopt pairing-field-names)');
 }
 
 /** pairingNames, or ours when the target declared neither (for a step whose check does not depend on them). */

@@ -10,6 +10,7 @@ import { startDnsStub, writeZoneRecords } from './dns-stub.js';
 import { startTestWebsite, TEST_WEBSITE_CERTIFICATE } from './test-website.js';
 import { FixturesClient } from './fixtures-client.js';
 import { callTimeoutMs } from './bounded-fetch.js';
+import { sharedAjv, SPEC_BASE } from '../../spec/index.js';
 
 /** The target's address and the secret of its fixtures protocol. */
 export interface TargetAddress { url: string; fixturesSecret: string }
@@ -21,7 +22,7 @@ export class PrerequisiteError extends Error {}
 
 /** The fixtures handshake (GET /test-fixtures/v1): the protocol must be there, the secret right, the version ours. */
 export async function handshake(target: TargetAddress): Promise<string[]> {
-  let answer: { protocol?: string; version?: number; supports?: string[] };
+  let answer: { protocol?: string; version?: number; supports?: string[]; pairingNames?: unknown };
   try {
     answer = await new FixturesClient(target.url, target.fixturesSecret).handshake();
   } catch (error) {
@@ -33,6 +34,13 @@ export async function handshake(target: TargetAddress): Promise<string[]> {
   }
   if (answer.protocol !== 'site-mcp-fixtures' || answer.version !== FIXTURES_PROTOCOL_VERSION) {
     throw new PrerequisiteError(`${target.url} speaks fixtures protocol ${JSON.stringify(answer.protocol)} version ${JSON.stringify(answer.version)}; this kit speaks site-mcp-fixtures version ${FIXTURES_PROTOCOL_VERSION} (conformance/README.md).`);
+  }
+  // The target's pairing names, when its handshake gives them (Handshake.pairingNames), for every scenario worker.
+  delete process.env.SITE_MCP_FIXTURES_PAIRING_NAMES;
+  if (answer.pairingNames !== undefined) {
+    const validate = sharedAjv().getSchema(`${SPEC_BASE}schemas/declaration.schema.json#/properties/pairing`)!;
+    if (!validate(answer.pairingNames)) throw new PrerequisiteError(`the fixtures handshake at ${target.url}/test-fixtures/v1 answered pairingNames that do not match a declaration's pairing block (spec/schemas/declaration.schema.json): ${sharedAjv().errorsText(validate.errors)}`);
+    process.env.SITE_MCP_FIXTURES_PAIRING_NAMES = JSON.stringify(answer.pairingNames);
   }
   return answer.supports ?? [];
 }

@@ -88,6 +88,23 @@ describe('first contact', () => {
     }
   });
 
+  it('a handshake whose pairingNames are not a declaration\'s pairing block exits 2 with one sentence', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const fake = createHttpServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ protocol: 'site-mcp-fixtures', version: 1, supports: ['worlds'], pairingNames: { fields: { nonsense: 'x' } } }));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    try {
+      const { code, stderr } = await cli(['--url', `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, '--fixtures-secret', 'x']);
+      expect(code, stderr).toBe(2);
+      oneSentence(stderr);
+      expect(stderr).toMatch(/answered pairingNames that do not match a declaration's pairing block/);
+    } finally {
+      fake.close();
+    }
+  });
+
   it('a wrong fixtures secret exits 2 with one sentence', async () => {
     const { code, stderr } = await cli(['--url', target.url, '--fixtures-secret', 'not-the-secret']);
     expect(code).toBe(2);

@@ -5,7 +5,7 @@
 // (source checks only) and with the variant's own declaration (rule kit-judges-by-source).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadTools } from '../../spec/index.js';
+import { loadJson, loadTools } from '../../spec/index.js';
 import { postFromAddress, randomLoopback } from '../lib/local-address.js';
 
 export interface VariantOptions {
@@ -106,6 +106,13 @@ export interface VariantOptions {
    * protocol made for the token's subject (the reference's subject is the user id).
    */
   oauthUsesNewestConnection?: boolean;
+  /** BROKEN (pairing-token-returned-once): a poll after the token was handed out answers it again (status approved). */
+  pollTokenAgain?: boolean;
+  /**
+   * BROKEN (pairing-grant-only-narrower): a pairing start asks the target for every scope, whatever the tool
+   * requested, so an approval grants every scope left ticked, requested or not.
+   */
+  pairingAsksEverything?: boolean;
   /** BROKEN: POST /v1/cli/pair/start reaches the target from a fresh loopback address each time: no address is ever throttled. */
   pairStartFromFreshAddresses?: boolean;
   /** BROKEN: a posted form with a password (the app's sign-in) reaches the target from a fresh loopback address each time. */
@@ -295,6 +302,8 @@ const OTHER_PRESET_LABELS: Record<string, string> = { 'Full access': 'Everything
 const otherKey = (key: string) => key.replace(/^([^/#]+)\/([^/#]+)/, '$1/added-$2');
 
 const catalogue = new Set(loadTools().map((t) => t.name));
+/** Every scope of §2.2 (pairingAsksEverything). */
+const EVERY_SCOPE = loadJson<{ scopes: { name: string }[] }>('scopes.json').scopes.map((s) => s.name);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** ownListNames, per tool: our list field → the variant's, and our id field in its items (or in the data) → the variant's path. */
@@ -458,6 +467,19 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
   };
   // otherSectionKeys: the keys of the sections add_section made, as the reference named them.
   const addedKeys = new Set<string>();
+  // pollTokenAgain: each device code's answer that carried the token, answered again for every later poll.
+  const handedOut = new Map<string, string>();
+  const pollAgain = (request: Buffer, answer: string): string => {
+    try {
+      const { deviceCode } = JSON.parse(request.toString('utf8')) as { deviceCode?: unknown };
+      const { status } = JSON.parse(answer) as { status?: unknown };
+      if (typeof deviceCode !== 'string') return answer;
+      if (status === 'approved') handedOut.set(deviceCode, answer);
+      return status === 'redeemed' ? (handedOut.get(deviceCode) ?? answer) : answer;
+    } catch {
+      return answer;
+    }
+  };
   const server: Server = createServer(async (req, res) => {
     try {
       let body = await readBody(req);
@@ -476,6 +498,14 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         try {
           const parsed = JSON.parse(body.toString('utf8')) as unknown;
           if (isObject(parsed)) body = Buffer.from(JSON.stringify(renamePairingBody(parsed, pairingRenames, false)));
+        } catch {
+          // not JSON: the target answers it
+        }
+      }
+      if (options.pairingAsksEverything && req.method === 'POST' && path === '/v1/cli/pair/start') {
+        try {
+          const parsed = JSON.parse(body.toString('utf8')) as unknown;
+          if (isObject(parsed)) body = Buffer.from(JSON.stringify({ ...parsed, scopes: EVERY_SCOPE }));
         } catch {
           // not JSON: the target answers it
         }
@@ -610,6 +640,7 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
         if (typeof hostname === 'string') connectedBy.set(hostname.toLowerCase(), req.headers.authorization);
       }
       if (path === '/test-fixtures/v1/connections' && req.method === 'POST' && upstream.ok) rememberConnection(body, text);
+      if (options.pollTokenAgain && req.method === 'POST' && path === '/v1/cli/pair/poll') text = pollAgain(body, text);
       if (options.dropScopeCheckboxes && path.startsWith('/dashboard/connect')) text = text.replace(/type="checkbox"/gi, 'type="hidden"');
       const type = upstream.headers.get('content-type') ?? '';
       if (type.includes('application/json') && text) {
@@ -630,6 +661,11 @@ export async function startVariantProxy(targetUrl: string, options: VariantOptio
           else if (options.dropMetadataDocumentSupport && /\/\.well-known\/(openid-configuration|oauth-authorization-server)/.test(path) && isObject(parsed)) {
             const { client_id_metadata_document_supported: _dropped, ...rest } = parsed;
             text = JSON.stringify(rest);
+          }
+          // renamePairing: the fixtures handshake names the variant's pairing names, as a declaration's pairing block.
+          else if (options.renamePairing && path === '/test-fixtures/v1' && req.method === 'GET' && isObject(parsed)) {
+            const { fields, statuses, scopesAsString, deliveryPath } = options.renamePairing;
+            text = JSON.stringify({ ...parsed, pairingNames: { fields, statuses, scopesAs: scopesAsString ? 'string' : 'array', deliveryPath } });
           }
           else if (options.slowKnownSignIns && path === '/test-fixtures/v1/worlds' && isObject(parsed) && isObject(parsed.users)) {
             for (const user of Object.values(parsed.users)) if (isObject(user) && typeof user.email === 'string') knownEmails.add(user.email.toLowerCase());

@@ -55,6 +55,9 @@ describe.concurrent('correct variants', () => {
     // Its lists and ids carry names of its own (ownListNames): found by the ids the scenarios arranged, these rules
     // are verified, not merely not failed.
     for (const rule of ['list-sites-reach', 'ids-from-list-tools', 'plan-anchored-to-website', 'crm-email-never-changes', 'send-document-reviewed']) expect([...verified], rule).toContain(rule);
+    // Its pairing bodies carry RFC 8628's names, which its fixtures handshake names (pairingNames): the pairing
+    // scenarios run in them without a declaration.
+    for (const rule of ['pairing-token-returned-once', 'pairing-grant-only-narrower', 'delivery-token-read-published-only']) expect([...verified], rule).toContain(rule);
     // A whole passing run fits on a screen or two, and its summary in a CI job page: at most 80 lines (the
     // progress lines and both eras' headers included) and 30 KB; every rule and scenario is in rules.md and
     // scenarios.md.

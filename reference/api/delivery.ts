@@ -13,11 +13,14 @@ export interface DeliveryPorts {
   readonly baseUrl: string;
 }
 
+/** Where a delivery token reads the published site (ours: rule pairing-field-names; the source shows no address). */
+export const DELIVERY_PATH = '/v1/delivery/site';
+
 export function deliveryRouter(ports: DeliveryPorts): Router {
   const router = new Router();
 
   // The read-only delivery token reads the published site, nothing else (rules delivery-token-*).
-  router.get('/v1/delivery/site', async (ctx) => {
+  router.get(DELIVERY_PATH, async (ctx) => {
     const match = /^Bearer\s+(smcp_deliver_\S+)$/i.exec(ctx.get('authorization'));
     const entry = match ? await ports.store.lookupDirectory('delivery', createHash('sha256').update(match[1]!).digest('hex')) : undefined;
     const [wsId, websiteId] = entry?.split(' ') ?? [];

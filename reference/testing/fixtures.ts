@@ -17,6 +17,7 @@ import { appEditRecord, appEditSectionText } from '../domain/app-edits.js';
 import { companyFacts } from '../domain/company.js';
 import { collectExpiredPlans, decidePlan } from '../domain/plans.js';
 import { approveAs } from '../api/pairing.js';
+import { DELIVERY_PATH } from '../api/delivery.js';
 import type { Limits } from '../../spec/index.js';
 import type { Clock } from '../infra/clock.js';
 import type { DnsClient } from '../infra/dns.js';
@@ -126,6 +127,8 @@ export function fixturesRouter(ports: FixturesPorts, secret: string, seams: Test
     ctx.body = {
       protocol: 'site-mcp-fixtures',
       version: 1,
+      // The pairing bodies carry our names (rule pairing-field-names): none renamed, and our delivery address.
+      pairingNames: { deliveryPath: DELIVERY_PATH },
       supports: ['worlds', 'connections', 'memberships', 'settings', 'clock', 'app-edits', 'plan-decisions', 'pairings', 'dns-resolver', 'plans', 'sites', 'activity', 'fetch-allowlist', 'fetch-allowlist-tls', 'record-edits', 'companies', 'fail-next-write', 'invalid-next-answer', 'fail-next-image', 'no-capture-next-migration', 'oauth-consent', 'restore-points', 'passwords-on-demand', 'connection-plans', 'fetch-resolver', 'limits'],
     };
   });
