@@ -8,6 +8,7 @@ import type { SiteWorld } from '../support/world.js';
 import { parse, pointer, stringsIn, subsetMismatch } from '../support/json.js';
 import { activeDeclaration, declaredErrorCode, NotDeclared, outputPointer } from '../../conformance/lib/declaration.js';
 import { checkableOutput, checkedByValue, requireOutput } from '../support/located.js';
+import { pointersWhere } from '../../conformance/lib/find-by-value.js';
 import { requireImplemented } from '../support/tools-built.js';
 import { FixturesError, fixturesSupport } from '../../conformance/lib/fixtures-client.js';
 
@@ -249,6 +250,17 @@ Then('the error details at {string} is a number from {int} to {int}', function (
 Then('the answer carries a plain-language sentence', function (this: SiteWorld) {
   const sentences = [...stringsIn(lastEnvelope(this).data, 500)].filter((text) => (text.match(/\p{L}{2,}/gu) ?? []).length >= 4);
   assert.ok(sentences.length > 0, `${describeLast(this)}: no text of the answer is a sentence: ${JSON.stringify(lastEnvelope(this).data)?.slice(0, 300)}`);
+});
+
+// An entry found by a value the kit wrote (an address it invited), holding a word the source names (a level):
+// the innermost object of the answer with a field equal to the first, one of whose fields equals the second.
+Then('the entry of the data that names {string} also holds {string}', function (this: SiteWorld, nameText: string, wordText: string) {
+  const [name, word] = [this.resolve(nameText), this.resolve(wordText)];
+  const data = lastEnvelope(this).data;
+  const entries = pointersWhere(data, (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).includes(name));
+  assert.ok(entries.length > 0, `${describeLast(this)}: no entry of the answer names ${name}: ${JSON.stringify(data)?.slice(0, 300)}`);
+  const holding = entries.filter((at) => Object.values(pointer(data, at) as Record<string, unknown>).includes(word));
+  assert.ok(holding.length > 0, `${describeLast(this)}: the entry naming ${name} does not hold ${word}: ${JSON.stringify(pointer(data, entries[0]!))}`);
 });
 
 Then('the data contains {string}', function (this: SiteWorld, text: string) {

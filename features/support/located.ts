@@ -43,6 +43,11 @@ function knownIds(world: SiteWorld, field: string): Set<string> {
   return new Set(of ? world.worlds.flatMap(of) : []);
 }
 
+/** Every id the scenario's worlds arranged, of every kind. */
+export function idsArranged(world: SiteWorld): Set<string> {
+  return new Set(Object.keys(ID_FIELDS).flatMap((field) => [...knownIds(world, field)]));
+}
+
 type Schema = { $ref?: string; type?: unknown; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };
 
 /** Our output schema of `tool` at `path` (a pointer into its data), $refs followed; undefined where it has none. */
@@ -120,8 +125,16 @@ function locate(world: SiteWorld, path: string): Found {
 
 const reason = (world: SiteWorld, path: string, why: string) => `output field ${world.last.tool ?? '?'}${path} (outputSchemas or outputFields; by value: ${why})`;
 
-/** For an assertion: the pointer to read, or undefined after reporting "not checked" when the field cannot be found. */
+/**
+ * For an assertion: the pointer to read, or undefined after reporting "not checked" when the field cannot be found.
+ * The whole answer in our output shape ("/*") is our choice, not the source's (§4.2 shows no output shapes): undeclared,
+ * it is listed with the target's choices not declared, and the source's verdict does not wait for it.
+ */
 export function checkableOutput(world: SiteWorld, path: string): string | undefined {
+  if (path === '/*' && outputPointer(world.last.tool, path) === undefined) {
+    world.choiceNotDeclared(`our output shape of ${world.last.tool ?? 'the call'} (outputSchemas)`);
+    return undefined;
+  }
   const found = locate(world, path);
   if ('at' in found) return found.at;
   world.notChecked(reason(world, path, found.why));
