@@ -5,6 +5,8 @@ import { Given, Then } from '@cucumber/cucumber';
 import { jsonRpcMessages, rawMcpPost, type McpConnection } from '../../conformance/lib/mcp-client.js';
 import { loadJson, loadTools } from '../../spec/index.js';
 import type { SiteWorld } from '../support/world.js';
+import { idsArranged } from '../support/located.js';
+import { stringsIn } from '../support/json.js';
 import { activeDeclaration, adopts, declaredErrorCode, declaredNotImplemented, NotDeclared, NotImplemented } from '../../conformance/lib/declaration.js';
 
 const RESOURCES = loadJson<{ resources: { uri: string; tool: string }[] }>('resources.json').resources;
@@ -33,10 +35,18 @@ Then('every resource of {string} answers what its tool answers', async function 
     const spec = RESOURCES.find((r) => r.uri === uri);
     assert.ok(spec, `${uri} is not a resource of spec/resources.json`);
     const { result, envelope } = await mcp.readResource(uri);
-    // §4.4: a read-only resource of the default site. That it mirrors a tool's envelope is our choice.
+    // §4.4: a read-only resource of the default site. That it mirrors a tool's envelope is our choice; that it
+    // reads the same site as its tool, the source's: every id of the scenario's worlds that the tool's answer
+    // names (the site's, its pages') is in the resource too.
     assert.ok(result.contents.length > 0, `${uri} has no contents`);
     if (!activeDeclaration()?.resourcesMirrorTools) {
-      this.notChecked('resources answer what their tools answer (resourcesMirrorTools)');
+      const text = contentsText(result.contents);
+      const { envelope: viaTool } = await mcp.callTool(spec.tool, {});
+      const ids = idsArranged(this);
+      const named = [...stringsIn(viaTool.ok ? viaTool.data : undefined, 2000)].filter((value) => ids.has(value));
+      const missing = named.filter((id) => !text.includes(id));
+      assert.deepEqual(missing, [], `${uri} does not name what ${spec.tool} names of the same site: ${missing.join(', ')}`);
+      this.choiceNotDeclared('resources answer what their tools answer (resourcesMirrorTools)');
       continue;
     }
     assert.ok(envelope, `${uri} is not the JSON envelope`);
@@ -47,12 +57,25 @@ Then('every resource of {string} answers what its tool answers', async function 
 });
 
 Then('the resource {string} of {string} shows website {string}', async function (this: SiteWorld, uri: string, name: string, websiteId: string) {
-  const { envelope } = await this.connection(name).mcp.readResource(uri);
+  const { result, envelope } = await this.connection(name).mcp.readResource(uri);
+  const site = this.resolve(websiteId);
+  // §4.4: resources read the connection's default site; the envelope and its websiteId field are our shape. By
+  // value: the contents name that site's id and no other website id of the scenario.
+  if (!activeDeclaration()?.resourcesMirrorTools) {
+    const text = contentsText(result.contents);
+    const others = [...new Set(this.worlds.flatMap((w) => Object.values(w.sites).map((s) => s?.websiteId)))].filter((id): id is string => Boolean(id) && id !== site && text.includes(id!));
+    assert.deepEqual(others, [], `${uri} names other websites than the default one: ${others.join(', ')}`);
+    if (!text.includes(site)) this.notChecked(`which website ${uri} reads (it names no website id of the scenario)`);
+    return;
+  }
   assert.equal(envelope?.ok, true, JSON.stringify(envelope));
-  // §4.4: resources read the connection's default site; the envelope and its websiteId field are our shape.
-  if (!activeDeclaration()?.resourcesMirrorTools) return this.notChecked('resources answer what their tools answer (resourcesMirrorTools)');
-  assert.equal(envelope!.data.websiteId, this.resolve(websiteId));
+  assert.equal(envelope!.data.websiteId, site);
 });
+
+/** The text of a resource's contents, all of them. */
+function contentsText(contents: readonly object[]): string {
+  return contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('\n');
+}
 
 // Refused either as a JSON-RPC error or as a refusal envelope in the contents; the code only when declared.
 Then('the resource {string} of {string} is refused with {string}', async function (this: SiteWorld, uri: string, name: string, kind: string) {
