@@ -379,6 +379,13 @@ export const unpublishAtPrepare: HandlerOf<'prepare_unpublish'> = async (ctx) =>
   return answer;
 };
 
+/** search-visibility-reviewed: prepare_search_visibility already applies the visibility it plans. */
+export const searchVisibilityAtPrepare: HandlerOf<'prepare_search_visibility'> = async (ctx) => {
+  const answer = await handlers.prepare_search_visibility(ctx);
+  await ctx.write((_ws, site) => void (site.searchVisible = ctx.args.visible));
+  return answer;
+};
+
 /** send-document-reviewed: prepare_send_document already sends the document. */
 export const sendAtPrepare: HandlerOf<'prepare_send_document'> = async (ctx) => {
   const answer = await handlers.prepare_send_document(ctx);

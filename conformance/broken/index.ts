@@ -88,6 +88,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'generate-image-credits-before-provider': { handlers: { generate_image: broken.providerBeforeCredits } },
   'unpublish-takes-site-offline': { handlers: { prepare_unpublish: broken.unpublishAtPrepare } },
   'send-document-reviewed': { handlers: { prepare_send_document: broken.sendAtPrepare } },
+  'search-visibility-reviewed': { handlers: { prepare_search_visibility: broken.searchVisibilityAtPrepare } },
   'create-company-reviewed': { handlers: { prepare_create_company: broken.createCompanyAtPrepare } },
   'import-merge-three-way': { handlers: { import_site: broken.mergeWithoutBases } },
   'import-merge-force-keys': { handlers: { import_site: broken.forceFieldsOnly } },

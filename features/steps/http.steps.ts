@@ -86,12 +86,14 @@ Then('the kit website was never asked for {string}', async function (this: SiteW
   assert.ok(!requested.includes(path), `${path} was requested although robots.txt disallows it`);
 });
 
-// The live site at the declared publicSiteUrl; without a declaration this one check is reported as not checked
-// and the scenario goes on (the fixtures protocol still tells whether the site is published).
+// The live site at the declared publicSiteUrl, else where the world answer said it is served (publicUrl); without
+// either this one check is reported as not checked and the scenario goes on (the fixtures protocol still tells
+// whether the site is published).
 Then('the public address of {string} answers {int}', async function (this: SiteWorld, site: string, status: number) {
   const template = activeDeclaration()?.publicSiteUrl;
-  if (!template) return this.notChecked('where a published site is served (publicSiteUrl)');
-  const url = template.replaceAll('{base}', this.url).replaceAll('{websiteId}', this.site(site).websiteId);
+  const told = this.site(site).publicUrl;
+  if (!template && !told) return this.notChecked('where a published site is served (publicSiteUrl, or publicUrl in the world answer)');
+  const url = template ? template.replaceAll('{base}', this.url).replaceAll('{websiteId}', this.site(site).websiteId) : told!;
   const answer = await readAnswer(await recordedFetch(url));
   assert.equal(answer.status, status, `${url} answered ${answer.status}`);
 });

@@ -166,6 +166,20 @@ Then('the site {string} is not published', async function (this: SiteWorld, site
   assert.equal((await this.fixtures.siteState(this.site(site).websiteId)).status, 'unpublished');
 });
 
+// Whether search engines may index the site (§4.3 prepare_search_visibility), as the fixtures' site state tells it
+// (searchVisible; §4.3 names no field of get_site_overview for it).
+async function searchVisibility(world: SiteWorld, site: string, visible: boolean): Promise<void> {
+  const state = await world.fixtures.siteState(world.site(site).websiteId);
+  if (typeof state.searchVisible !== 'boolean') return world.notChecked("a site's search visibility (searchVisible in the fixtures' site state)");
+  assert.equal(state.searchVisible, visible, `the site ${site} is ${state.searchVisible ? 'visible to' : 'hidden from'} search engines`);
+}
+Then('the site {string} is visible to search engines', function (this: SiteWorld, site: string) {
+  return searchVisibility(this, site, true);
+});
+Then('the site {string} is hidden from search engines', function (this: SiteWorld, site: string) {
+  return searchVisibility(this, site, false);
+});
+
 // ── plans ────────────────────────────────────────────────────────────────────────────────────────────────
 
 Then('the plan is garbage-collected', async function (this: SiteWorld) {
