@@ -17,8 +17,8 @@ Feature: Advanced editor
       { "sectionId": "{{section:main/home/hero}}" }
       """
     Then the call succeeds
-    And the data at "/type" equals "hero"
-    And the data at "/externalKey" equals "home/hero"
+    And the data at "/type", a field of our output shape, equals "{{type:hero}}"
+    And the data at "/externalKey", a field of our output shape, equals "home/hero"
     And the data at "/rev" is remembered as "rev"
     When "agent" calls "replace_section_content" with:
       """

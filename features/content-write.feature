@@ -51,7 +51,7 @@ Feature: Editing the draft
       """
     Then the call succeeds
     And the site revision of "main" has moved on
-    And the data at "/slug" equals "our-story"
+    And the data at "/slug", a field of our output shape, equals "our-story"
     When "agent" calls "create_blog_post" with:
       """
       { "title": "New oven", "body": "We bought a new oven." }
@@ -63,8 +63,8 @@ Feature: Editing the draft
     # per call or grouped) is not shown (§4.3): the list reports the current revision and is not empty.
     Then the site revision of "main" has not moved
     And the data at "/siteRevision" equals the site revision of "main"
-    And the data at "/hasUnpublishedChanges" equals "true"
-    And the data at "/changes" is a non-empty list
+    And the data at "/hasUnpublishedChanges", a field of our output shape, equals "true"
+    And the data at "/changes", a field of our output shape, is a non-empty list
     When "agent" calls "list_pages"
     Then the data, in our output shape, contains "\"kind\":\"post\""
     And the published state of "main" is unchanged

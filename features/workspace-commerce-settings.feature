@@ -134,8 +134,9 @@ Feature: Workspace, commerce, settings, communications and AI images
       { "prompt": "The last loaf" }
       """
     Then the call succeeds
-    And the data at "/creditsSpent" equals "{{limit:imageCreditCost.value}}"
-    And the data at "/creditsRemaining" equals "0"
+    And the workspace of "olive" has 0 credits
+    And the data at "/creditsSpent", a field of our output shape, equals "{{limit:imageCreditCost.value}}"
+    And the data at "/creditsRemaining", a field of our output shape, equals "0"
 
   @rule:throttle-generate-image @rule:generate-image-brand-consistent
   Scenario: generate_image is throttled per workspace, and images follow the brand palette

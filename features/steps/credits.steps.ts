@@ -38,3 +38,8 @@ Then('the workspace of {string} has fewer credits than remembered', async functi
   const now = await credits(this, user);
   assert.ok(now < before, `the workspace has ${now} credits, as many as the ${before} it had before`);
 });
+
+// The balance itself (fixtures part companies), e.g. none left after an image that cost exactly what there was.
+Then('the workspace of {string} has {int} credits', async function (this: SiteWorld, user: string, expected: number) {
+  assert.equal(await credits(this, user), expected);
+});

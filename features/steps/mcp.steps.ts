@@ -189,6 +189,24 @@ Then('the data at {string} equals {string}', function (this: SiteWorld, pathText
   assert.deepEqual(pointer(lastEnvelope(this).data, at), value, `data at ${path}`);
 });
 
+// A field of our output shape that the source does not ask the answer to carry (an added section's key, a new
+// page's slug, a marker of ours): read by name where declared; undeclared, it is one of the target's choices, listed
+// apart, and the source's verdict does not wait for it.
+Then('the data at {string}, a field of our output shape, equals {string}', function (this: SiteWorld, pathText: string, expected: string) {
+  const path = this.resolve(pathText);
+  const at = outputPointer(this.last.tool, path);
+  if (at === undefined) return this.choiceNotDeclared(`our output shape of ${this.last.tool ?? 'the call'}: ${path} (outputSchemas or outputFields)`);
+  assert.deepEqual(pointer(lastEnvelope(this).data, at), parse(this.resolve(expected)), `data at ${path}`);
+});
+
+Then('the data at {string}, a field of our output shape, is a non-empty list', function (this: SiteWorld, pathText: string) {
+  const path = this.resolve(pathText);
+  const at = outputPointer(this.last.tool, path);
+  if (at === undefined) return this.choiceNotDeclared(`our output shape of ${this.last.tool ?? 'the call'}: ${path} (outputSchemas or outputFields)`);
+  const value = pointer(lastEnvelope(this).data, at);
+  assert.ok(Array.isArray(value) && value.length > 0, `${path} is not a non-empty list: ${JSON.stringify(value)?.slice(0, 200)}`);
+});
+
 // Fields the source names for the last tool's result (spec/output-fields.json): each must be there.
 Then('the data has the fields {string}', function (this: SiteWorld, fields: string) {
   const data = lastEnvelope(this).data as Record<string, unknown> | undefined;
