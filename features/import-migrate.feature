@@ -19,7 +19,7 @@ Feature: Import and migration
           "assets": [{ "key": "logo", "url": "{{canary:loopback-https}}" }, { "key": "meta", "url": "{{canary:ipv4-mapped-https}}" }] } }
       """
     Then the call succeeds
-    And the data at "/merged" equals "false"
+    And the data at "/merged", a field of our output shape, equals "false"
     And the data at "/assetsSkipped" has 2 items
     And the data, in our output shape, contains "non-public"
     And no canary was hit
@@ -51,11 +51,11 @@ Feature: Import and migration
             { "externalKey": "home/news", "type": "{{type:text}}", "content": { "{{field:body}}": "New section" } }] }] } }
       """
     Then the call succeeds
-    And the data at "/merged" equals "true"
-    And the data at "/keptFields/0/field" equals "{{field:heading}}"
-    And the data at "/keptFields/0/appValue" equals "Owner's heading"
-    And the data at "/keptFields/0/pushedValue" equals "Pushed heading"
-    And the data at "/inserted" equals "[\"home/news\"]"
+    And the data at "/merged", a field of our output shape, equals "true"
+    # §4.3: each kept field is reported by name with both versions (found by the values the kit wrote).
+    And the entry of the data that names "Owner's heading" also holds "Pushed heading"
+    And the entry of the data that names "Owner's heading" also holds "{{field:heading}}"
+    And the data at "/inserted", a field of our output shape, equals "[\"home/news\"]"
     And "main" has a restore point of the remembered draft
     When "agent" calls "get_page" with:
       """
@@ -83,7 +83,8 @@ Feature: Import and migration
             { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "First heading", "{{field:subheading}}": "First sub" } }] }] } }
       """
     Then the call succeeds
-    And the data at "/keptFields" has 0 items
+    # Only a field both sides changed is kept and reported (§4.3): the app's value is reported nowhere.
+    And the data does not contain "Owner's heading"
     When "agent" calls "export_site" with:
       """
       { "websiteId": "{{site:main}}" }
@@ -98,10 +99,8 @@ Feature: Import and migration
             { "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Second heading", "{{field:subheading}}": "Second sub" } }] }] } }
       """
     Then the call succeeds
-    And the data at "/keptFields" has 1 items
-    And the data at "/keptFields/0/field" equals "{{field:heading}}"
-    And the data at "/keptFields/0/appValue" equals "Owner's heading"
-    And the data at "/keptFields/0/pushedValue" equals "Second heading"
+    And the entry of the data that names "Owner's heading" also holds "Second heading"
+    And the entry of the data that names "Owner's heading" also holds "{{field:heading}}"
     When "agent" calls "export_site" with:
       """
       { "websiteId": "{{site:main}}" }
@@ -171,7 +170,8 @@ Feature: Import and migration
           "pages": [{ "key": "home", "title": "Home", "sections": [{ "externalKey": "home/hero", "type": "{{type:hero}}", "content": { "{{field:heading}}": "Forced heading" } }] }] } }
       """
     Then the call succeeds
-    And the data at "/keptFields" has 0 items
+    # Nothing kept: the app's value is reported nowhere.
+    And the data does not contain "Owner's heading"
     When "agent" calls "get_page" with:
       """
       { "pageId": "{{page:main/home}}" }
