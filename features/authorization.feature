@@ -41,36 +41,51 @@ Feature: Authorization on every call
     Given "olive" has a connection "agent" to "main" with scopes "site:read"
     When "agent" calls "get_site_overview"
     Then the call succeeds
-    When "olive" loses access to "main"
-    And "agent" calls "get_site_overview"
-    Then the call fails with "access_denied"
-    When "agent" calls "list_pages"
-    Then the call fails with "access_denied"
+    # The missing scope alone first: the code the target answers for it (§7.4 shows none) is learned here.
     When "agent" calls "update_business_name" with:
       """
       { "businessName": "New name" }
       """
     Then the call fails with "scope_denied"
+    When "olive" loses access to "main"
+    And "agent" calls "get_site_overview"
+    Then the call fails with "access_denied"
+    When "agent" calls "list_pages"
+    Then the call fails with "access_denied"
+    # Both causes: §5.7 names the scope first.
+    When "agent" calls "update_business_name" with:
+      """
+      { "businessName": "New name" }
+      """
+    Then the call fails with "scope_denied", named before "access_denied"
 
   @rule:authz-denial-order @rule:authz-agency-area-off @rule:authz-every-call
   Scenario: The scope is named before a changed role, and a changed role before a switched-off area
     Given "olive" has a connection "docs" to "main" with scopes "communications:write"
     And "olive" has a connection "nodocs" to "main" with scopes "site:read"
+    And "olive" has a connection "elsewhere" to "second" with scopes "communications:write"
     When "docs" calls "list_sendable_documents"
     Then the call succeeds
+    # Each cause alone first: the code the target answers for each (§7.4 shows none) is learned here.
+    When "nodocs" calls "list_sendable_documents"
+    Then the call fails with "scope_denied"
+    When "olive" loses access to "second"
+    And "elsewhere" calls "list_sendable_documents"
+    Then the call fails with "access_denied"
     When the workspace of "olive" changes settings:
       """
       { "areasOff": ["invoicing"] }
       """
     And "docs" calls "list_sendable_documents"
     Then the call fails with "area_disabled"
+    # Causes together: §5.7 names the scope first, then the changed access, then the area.
     When "nodocs" calls "list_sendable_documents"
-    Then the call fails with "scope_denied"
+    Then the call fails with "scope_denied", named before "area_disabled"
     When "olive" loses access to "main"
     And "docs" calls "list_sendable_documents"
-    Then the call fails with "access_denied"
+    Then the call fails with "access_denied", named before "area_disabled"
     When "nodocs" calls "list_sendable_documents"
-    Then the call fails with "scope_denied"
+    Then the call fails with "scope_denied", named before "access_denied"
 
   @rule:authz-cross-tenant-not-found @rule:activity-logs-cross-tenant-misses
   Scenario: Another tenant's website, page and section answer exactly like ones that do not exist

@@ -15,7 +15,10 @@ const declared = args.includes('--declared');
 // --own-unknown-tool-code: the same variant, but an unknown tool is refused by an envelope with a code of its own
 // (E_NO_SUCH_TOOL) instead of a JSON-RPC error; pass its declaration (own-unknown-tool.declaration.yaml) yourself.
 const ownUnknownToolCode = args.includes('--own-unknown-tool-code');
-const rest = args.filter((a) => a !== '--declared' && a !== '--own-unknown-tool-code');
+// --one-code: every refusal of a tool call carries the one code E_REFUSED (run it without a declaration: the
+// variant's declaration names a code per kind).
+const oneCode = args.includes('--one-code');
+const rest = args.filter((a) => a !== '--declared' && a !== '--own-unknown-tool-code' && a !== '--one-code');
 
 // Other limit values where the source gives none, and a proxy for everything else the source leaves open.
 const reference = await startReferenceServer(['--decision-limits', 'conformance/variants/other-limits.json']);
@@ -34,6 +37,7 @@ const proxy = await startVariantProxy(reference.url, {
   otherPresetLabels: true,
   snapshotAtRoot: true,
   renamePairing: RENAMED_PAIRING,
+  ...(oneCode ? { oneCodeForEveryRefusal: 'E_REFUSED' } : {}),
 });
 let status = 1;
 try {

@@ -11,6 +11,11 @@ import { postFromAddress, randomLoopback } from '../lib/local-address.js';
 export interface VariantOptions {
   /** Every error code becomes E_<CODE>, in tool results and in the activity the fixtures protocol reports. */
   renameCodes?: boolean;
+  /**
+   * Every refusal of a tool call carries this one code, whatever its kind (§7.4 shows no codes): the kit cannot tell
+   * two refusals apart by code, and must say so rather than fail (the denial order, rule authz-denial-order).
+   */
+  oneCodeForEveryRefusal?: string;
   /** One extra property in every data and error object, and in every listed tool. */
   extraFields?: boolean;
   /** Error objects carry only code and message (no details, no retryable). */
@@ -369,6 +374,7 @@ function transformEnvelope(envelope: unknown, options: MessageOptions): unknown 
   if (!isObject(envelope.error)) return envelope;
   let error: Record<string, unknown> = { ...envelope.error };
   if (options.renameCodes && typeof error.code === 'string') error.code = renamedCode(error.code);
+  if (options.oneCodeForEveryRefusal) error.code = options.oneCodeForEveryRefusal;
   if (options.dropErrorDetails) error = { code: error.code, message: error.message };
   if (options.extraFields) error.variantNote = 'extra field';
   return { ...envelope, error };

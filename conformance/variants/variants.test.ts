@@ -74,6 +74,13 @@ describe.concurrent('correct variants', () => {
     expect(code, whatWentWrong(output)).toBe(0);
   }, 300_000);
 
+  it('rule:authz-denial-order — a variant answering one code for every refusal passes without a declaration: which refusal came first is reported not checked', async () => {
+    const { code, output } = await runVariant(['--one-code', '--protocol', '2025-11-25', 'features/authorization.feature']);
+    expect(output, whatWentWrong(output)).toMatch(/^scenarios: \d+ passed .* 0 failed, of \d+$/m);
+    expect(output).toMatch(/which refusal comes first: the target answers one code \(E_REFUSED\) for scope_denied and area_disabled/);
+    expect(code, whatWentWrong(output)).toBe(0);
+  }, 300_000);
+
   it('rule:kit-judges-by-source — declared checks bite: the same variant run with the reference\'s declaration fails', async () => {
     // The error scenarios are enough to show it (every renamed code fails error_object_conformance there); the two
     // runs above are the whole suite, this one need not be.

@@ -139,12 +139,30 @@ Then('the call fails with {string}', function (this: SiteWorld, kind: string) {
   // "validation_failed or not_found": where the source leaves open which refusal fits (an id of no known form may
   // be refused as malformed or looked up and not found, §7), any of the kinds' declared codes will do.
   const kinds = kind.split(' or ');
+  // The code answered for one kind of refusal, kept for this scenario: a later step that must tell two refusals
+  // apart compares with it (learned codes: the source shows no codes).
+  if (kinds.length === 1 && typeof env.error?.code === 'string' && !this.codesSeen.has(kind)) this.codesSeen.set(kind, env.error.code);
   const codes = kinds.map((k) => declaredErrorCode(k));
   if (codes.every((c) => c !== undefined)) assert.ok(codes.includes(String(env.error?.code)), `${describeLast(this)}: expected the declared code ${codes.join(' or ')} for a ${kind} refusal: ${JSON.stringify(env.error)}`);
   else this.choiceNotDeclared(`the error code for ${kind} (${kinds.map((k) => `errorCodes.${k}`).join(', ')})`);
   if (declaration?.errorObject) {
     assert.ok(typeof env.error?.message === 'string' && env.error.message.length > 10, 'the error message must tell a person what happened and what to do');
   }
+});
+
+// §5.7: when several causes apply, the denial names the first. Which refusal came back is told by its code: the
+// declared ones, else the codes this scenario saw each kind answered alone (steps before this one). A target that
+// answers one code for both cannot be told apart: not checked, never failed.
+Then('the call fails with {string}, named before {string}', function (this: SiteWorld, first: string, second: string) {
+  const env = lastEnvelope(this);
+  assert.equal(env.ok, false, `${describeLast(this)} succeeded but must be refused (${first}): ${JSON.stringify(env.data ?? null).slice(0, 200)}`);
+  const code = String(env.error?.code ?? env.protocolError?.code);
+  const [a, b] = [declaredErrorCode(first), declaredErrorCode(second)];
+  if (a !== undefined && b !== undefined) return assert.equal(code, a, `${describeLast(this)}: answered ${code}, not the declared ${a} of ${first}, which §5.7 names before ${second}`);
+  const [seenFirst, seenSecond] = [this.codesSeen.get(first), this.codesSeen.get(second)];
+  if (seenFirst === undefined || seenSecond === undefined) return this.notChecked(`which refusal comes first: ${first} and ${second} were not each seen alone before in this scenario`);
+  if (seenFirst === seenSecond) return this.notChecked(`which refusal comes first: the target answers one code (${seenFirst}) for ${first} and ${second}`);
+  assert.equal(code, seenFirst, `${describeLast(this)}: answered ${code}, the code it answers for ${second} alone; §5.7 names ${first} (${seenFirst} alone) first`);
 });
 
 // Error details (issues, requiredScopes, limit, currentRev, use, …) are our error object's shape, not the

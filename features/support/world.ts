@@ -57,6 +57,8 @@ export class SiteWorld extends World {
   readonly worlds: WorldResponse[] = [];
   readonly connections = new Map<string, NamedConnection>();
   readonly remembered = new Map<string, unknown>();
+  /** The error code the target answered for each kind of refusal, the first time this scenario saw it alone. */
+  readonly codesSeen = new Map<string, string>();
   last: LastCall = {};
   /** Set when a step needed an undeclared value: the rest of the scenario is not checked (support/declared.ts). */
   notDeclared: string | undefined;
