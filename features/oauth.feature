@@ -66,6 +66,13 @@ Feature: OAuth 2.1 clients are bound to exactly one connection
     When an OAuth client registers with metadata one byte over the cap
     Then the registration is refused with a 4xx and an OAuth JSON error, and names no client
 
+  @rule:oauth-registration-size-announced
+  Scenario: Client metadata over the cap sent without announcing its size is refused
+    # Refusing a body without Content-Length (chunked) before reading it is our decision; the source shows no cap.
+    Given the target adopts the decision "oauth-registration-size-announced"
+    When an OAuth client registers with metadata one byte over the cap, chunked without a Content-Length
+    Then the registration is refused with a 4xx and an OAuth JSON error, and names no client
+
   @rule:oauth-no-error-redirect-unverified-client
   Scenario: A failing authorization request of a client that never redeemed a code leaves the browser where it is
     # Registration is open to anyone (§5.1): redirecting a new client's errors would be an open redirect. Ours.

@@ -24,6 +24,7 @@ import { connectRouter } from './web/connect.js';
 import mount from 'koa-mount';
 import { oauthInteractionRouter } from './auth/oauth-interactions.js';
 import { oauthOnFirstUse, type OAuthPort } from './auth/oauth-identity.js';
+import type { AdmissionRow } from './auth/oauth-admission.js';
 import { Store, type StoreHooks } from './infra/store/store.js';
 import { ActivityLog } from './infra/store/activity.js';
 import { DiskAssetFiles, sweepAssetFiles } from './infra/store/asset-files.js';
@@ -94,6 +95,8 @@ export interface Composition {
   storeHooks?: StoreHooks;
   /** A router served first after the host check (test mode: the fixtures protocol). */
   router?(ports: RouterPorts): Router;
+  /** Changes the OAuth admission table (auth/oauth-admission.ts): a row or a check left out, replaced or added. */
+  oauthAdmission?(rows: readonly AdmissionRow[]): readonly AdmissionRow[];
 }
 
 /** What a composition's router may use of the server: test mode's fixtures protocol, a broken server's routes. */
@@ -206,7 +209,7 @@ export async function startServer(config: Config, ...compositions: Composition[]
   const parts: ServerParts = {
     ...partsWithoutUrl,
     baseUrl,
-    oauth: oauthOnFirstUse(baseUrl, config.dataDir, { limiter, limits: composedLimits, net }),
+    oauth: oauthOnFirstUse(baseUrl, config.dataDir, { limiter, limits: composedLimits, net, rows: (rows) => compositions.reduce((table, c) => c.oauthAdmission?.(table) ?? table, rows) }),
     tools: { store, limits: composedLimits, baseUrl, net, dns, images, capture, captureQueue, assetFiles, storageBudgets: new SharedStorageBudgets(), libraryDir: join(config.dataDir, 'library') },
   };
   http.on('request', buildApp(parts, config.allowedHosts, config.trustProxy ?? [], compositions).callback());

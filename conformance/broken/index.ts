@@ -21,7 +21,8 @@ import type { Store } from '../../reference/infra/store/store.js';
 import type { HandlerTable } from '../../reference/tools/types.js';
 import type { VariantOptions } from '../variants/variant-proxy.js';
 import type Router from '@koa/router';
-import { authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes, pairingForgetsItsCompany, rootMetadataNamesEndpoint } from './routes.js';
+import type { AdmissionRow } from '../../reference/auth/oauth-admission.js';
+import { announcedSizeOnly, authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes, pairingForgetsItsCompany, rootMetadataNamesEndpoint } from './routes.js';
 import { loadJson } from '../../spec/index.js';
 import { areaBeforeScope, domainReadForEveryConnection, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
@@ -40,6 +41,8 @@ export interface BrokenServer {
   proxy?: VariantOptions;
   /** HTTP routes served before the reference's own (routes.ts). */
   router?: (ports: RouterPorts) => Router;
+  /** The OAuth admission table changed (routes.ts). */
+  oauthAdmission?: (rows: readonly AdmissionRow[]) => AdmissionRow[];
 }
 
 export const BROKEN: Record<string, BrokenServer> = {
@@ -65,6 +68,8 @@ export const BROKEN: Record<string, BrokenServer> = {
   // Client registrations are not counted per address (in effect: an allowance no one reaches).
   'oauth-registration-throttled-per-address': { limits: { oauthRegistration: { ...referenceLimits.oauthRegistration, perAddress: { limit: 1_000_000, windowSeconds: referenceLimits.oauthRegistration.perAddress.windowSeconds } } } },
   // Client metadata up to oidc-provider's own 56 KB body limit is registered.
+  // A registration's size is checked as announced only: a chunked body over the cap reaches the provider.
+  'oauth-registration-size-announced': { oauthAdmission: announcedSizeOnly },
   'oauth-registration-metadata-capped': { limits: { oauthRegistration: { ...referenceLimits.oauthRegistration, maxMetadataBytes: 1_000_000 } } },
   // Tool handlers.
   'list-sites-reach': { handlers: { list_sites: broken.listEverySite } },
@@ -182,7 +187,7 @@ export const BROKEN: Record<string, BrokenServer> = {
 
 /** The composition of the reference that `server` describes (its proxy, if any, is started by serve.ts). */
 export function compositionOf(server: BrokenServer): Composition {
-  const { omitSteps = [], steps = (s) => [...s], handlers, limits, services, store, router } = server;
+  const { omitSteps = [], steps = (s) => [...s], handlers, limits, services, store, router, oauthAdmission } = server;
   return {
     callSteps: (table) => steps(table.filter((step) => !omitSteps.includes(step.rule))),
     ...(handlers ? { handlers: (table: HandlerTable) => ({ ...table, ...handlers }) } : {}),
@@ -192,5 +197,6 @@ export function compositionOf(server: BrokenServer): Composition {
     },
     ...(store ? { store } : {}),
     ...(router ? { router } : {}),
+    ...(oauthAdmission ? { oauthAdmission } : {}),
   };
 }

@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { RouterPorts } from '../../reference/app.js';
+import type { AdmissionRow } from '../../reference/auth/oauth-admission.js';
 import { entryOf } from '../../reference/domain/model.js';
 import { toPortableSite } from '../../reference/domain/portable-site.js';
 import { authMd } from '../../reference/api/auth-md.js';
@@ -124,4 +125,17 @@ export function rootMetadataNamesEndpoint(ports: Pick<RouterPorts, 'baseUrl'>): 
     ctx.body = { resource: `${ports.baseUrl}/api/mcp`, authorization_servers: [`${ports.baseUrl}/oidc`], bearer_methods_supported: ['header'] };
   });
   return router;
+}
+
+/**
+ * oauth-registration-size-announced: the registration's size check trusts the announced size alone; a body without a
+ * Content-Length (chunked) is let through to the provider, whatever its length.
+ */
+export function announcedSizeOnly(rows: readonly AdmissionRow[]): AdmissionRow[] {
+  return rows.map((row) => ({
+    ...row,
+    checks: row.checks.map((check) =>
+      (check as { rule?: string }).rule === 'oauth-registration-metadata-capped' ? (ctx: Context) => (ctx.get('content-length') ? check(ctx) : undefined) : check,
+    ),
+  }));
 }

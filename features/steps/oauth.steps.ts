@@ -7,6 +7,7 @@ import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMeta
 import { McpConnection, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import { authorizeOAuthClient } from '../../conformance/lib/oauth-client.js';
 import { postFromAddress } from '../../conformance/lib/local-address.js';
+import { recordedFetch } from '../../conformance/lib/transcript.js';
 import type { SiteWorld } from '../support/world.js';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
 import { fixturesSupport } from '../../conformance/lib/fixtures-client.js';
@@ -136,6 +137,22 @@ When('an OAuth client registers with metadata one byte over the cap', async func
   const body = clientMetadata('capped', 'x'.repeat(fits + 1));
   assert.equal(Buffer.byteLength(body), REGISTRATION.maxMetadataBytes + 1);
   await registerFrom(this, from, body);
+});
+
+// Sent as a stream, so the request carries Transfer-Encoding: chunked and no Content-Length: a server that checks the
+// announced size alone reads it whole (rule oauth-registration-size-announced).
+When('an OAuth client registers with metadata one byte over the cap, chunked without a Content-Length', async function (this: SiteWorld) {
+  const endpoint = await registrationEndpoint(this);
+  const fits = REGISTRATION.maxMetadataBytes - Buffer.byteLength(clientMetadata('chunked'));
+  const bytes = new TextEncoder().encode(clientMetadata('chunked', 'x'.repeat(fits + 1)));
+  assert.equal(bytes.length, REGISTRATION.maxMetadataBytes + 1);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 4096) controller.enqueue(bytes.subarray(i, i + 4096));
+      controller.close();
+    },
+  });
+  this.lastHttp = await readAnswer(await recordedFetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
 });
 
 Then('the registration is refused with a 4xx and an OAuth JSON error, and names no client', function (this: SiteWorld) {

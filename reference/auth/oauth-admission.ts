@@ -2,7 +2,7 @@
 // dynamic registration for anyone): one table, each row a route of the provider and the checks made before the
 // provider reads the request, so a refused request costs no parse and stores nothing.
 //   - registration: counted per client address (rule oauth-registration-throttled-per-address) and its body bounded
-//     by its Content-Length (rule oauth-registration-metadata-capped);
+//     by its Content-Length (rules oauth-registration-metadata-capped, oauth-registration-size-announced);
 //   - authorization (and its resume, /auth/<uid>): counted per client address, and refused while the server holds
 //     its most sign-ins in flight (rule oauth-authorization-requests-bounded);
 //   - token and revocation, which make the provider fetch a client ID metadata document for an https client_id:
@@ -46,9 +46,9 @@ function refuse(ctx: Context, status: number, error: string, description: string
 }
 
 /** A check of a row: refuses the request (and answers it) or lets it on. */
-type Check = (ctx: Context) => Promise<'refused' | void> | 'refused' | void;
+export type Check = (ctx: Context) => Promise<'refused' | void> | 'refused' | void;
 
-interface AdmissionRow {
+export interface AdmissionRow {
   /** The route's path inside the provider's app. */
   route: string;
   /** Its `route/:param` routes too. */
@@ -64,6 +64,8 @@ export interface AdmissionPorts {
   /** The sign-ins in flight: Interaction records not expired. */
   liveInteractions: () => Promise<number>;
   now?: () => number;
+  /** Changes the table (a composition's oauthAdmission, app.ts): a row or a check left out, replaced or added. */
+  rows?: (rows: readonly AdmissionRow[]) => readonly AdmissionRow[];
 }
 
 function perAddress(ports: AdmissionPorts, name: string, window: { limit: number; windowSeconds: number }, what: string, overall?: { limit: number; windowSeconds: number }): Check {
@@ -78,6 +80,21 @@ function perAddress(ports: AdmissionPorts, name: string, window: { limit: number
   };
 }
 
+/**
+ * A registration's body is bounded by its announced size (rule oauth-registration-metadata-capped): one without a
+ * Content-Length (chunked) is refused (rule oauth-registration-size-announced), so the provider never reads more
+ * than the cap.
+ */
+export const registrationBodyBounded = (maxBytes: number): Check =>
+  Object.assign(
+    (ctx: Context) => {
+      const announced = ctx.get('content-length');
+      if (!/^\d+$/.test(announced)) return refuse(ctx, 411, 'invalid_request', 'A client registration must announce its size in Content-Length.');
+      if (Number(announced) > maxBytes) return refuse(ctx, 413, 'invalid_client_metadata', `Client metadata may be at most ${maxBytes} bytes.`);
+    },
+    { rule: 'oauth-registration-metadata-capped' },
+  );
+
 /** The table: what is checked before the provider reads a request, per route. */
 export function admissionTable(ports: AdmissionPorts): AdmissionRow[] {
   const { oauthRegistration: registration, oauthAuthorization: authorization, oauthClientDocuments: documents } = ports.limits;
@@ -88,11 +105,7 @@ export function admissionTable(ports: AdmissionPorts): AdmissionRow[] {
       methods: ['POST'],
       checks: [
         perAddress(ports, 'oauth-registration', registration.perAddress, 'client registrations'),
-        (ctx) => {
-          const announced = ctx.get('content-length');
-          if (!/^\d+$/.test(announced)) return refuse(ctx, 411, 'invalid_request', 'A client registration must announce its size in Content-Length.');
-          if (Number(announced) > registration.maxMetadataBytes) return refuse(ctx, 413, 'invalid_client_metadata', `Client metadata may be at most ${registration.maxMetadataBytes} bytes.`);
-        },
+        registrationBodyBounded(registration.maxMetadataBytes),
       ],
     },
     {
@@ -114,7 +127,7 @@ export function admissionTable(ports: AdmissionPorts): AdmissionRow[] {
 
 /** The admission layer: runs before the provider's router, so a refused request is never read. */
 export function oauthAdmission(ports: AdmissionPorts): Middleware {
-  const table = admissionTable(ports);
+  const table = ports.rows ? ports.rows(admissionTable(ports)) : admissionTable(ports);
   return async (ctx, next) => {
     const row = table.find((r) => (!r.methods || r.methods.includes(ctx.method)) && routesTo(ctx.path, r.route, { below: r.below }));
     if (row) for (const check of row.checks) if ((await check(ctx)) === 'refused') return;

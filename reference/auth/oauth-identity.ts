@@ -5,6 +5,7 @@ import type { SlidingWindowLimiter } from '../domain/rate-limit.js';
 import type { Network } from '../infra/safe-fetch.js';
 import { OAuthEdge } from './oauth-edge.js';
 import { createIdentityProvider, type IdentityProvider } from './oauth-provider.js';
+import type { AdmissionPorts } from './oauth-admission.js';
 
 export interface OAuthIdentity {
   idp: IdentityProvider;
@@ -15,7 +16,7 @@ export interface OAuthIdentity {
 export type OAuthPort = () => Promise<OAuthIdentity>;
 
 /** `baseUrl` is the server's public base URL (the issuer is `<baseUrl>/oidc`). */
-export function oauthOnFirstUse(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits; net: Network }): OAuthPort {
+export function oauthOnFirstUse(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits; net: Network; rows?: AdmissionPorts['rows'] }): OAuthPort {
   let made: Promise<OAuthIdentity> | undefined;
   return () => (made ??= createIdentityProvider(baseUrl, dataDir, admission).then((idp) => ({ idp, edge: new OAuthEdge(idp) })));
 }

@@ -22,7 +22,7 @@ import { safeFetch } from '../infra/safe-fetch.js';
 import { ALL_SCOPES } from '../domain/scopes.js';
 import type { Network } from '../infra/safe-fetch.js';
 import { openOidcState, persistentKeys } from './oauth-adapter.js';
-import { oauthAdmission, REGISTRATION_PATH } from './oauth-admission.js';
+import { oauthAdmission, REGISTRATION_PATH, type AdmissionPorts } from './oauth-admission.js';
 import type { Context } from 'koa';
 import { appSecurityHeaders, message } from '../web/render.js';
 
@@ -115,7 +115,7 @@ export function providerFetch(net: Network, maxBytes: number, bounds: Limits['oa
   };
 }
 
-export async function createIdentityProvider(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits; net: Network }): Promise<IdentityProvider> {
+export async function createIdentityProvider(baseUrl: string, dataDir: string, admission: { limiter: SlidingWindowLimiter; limits: Limits; net: Network; rows?: AdmissionPorts['rows'] }): Promise<IdentityProvider> {
   const issuer = `${baseUrl}/oidc`;
   const resource = `${baseUrl}/api/mcp`;
   const keys = await persistentKeys(dataDir, newKeys);
@@ -196,7 +196,7 @@ export async function createIdentityProvider(baseUrl: string, dataDir: string, a
     await next();
   });
   // Before the provider's own routes, so a refused request is never read.
-  provider.use(oauthAdmission({ limiter: admission.limiter, limits: admission.limits, liveInteractions: () => state.liveInteractions() }));
+  provider.use(oauthAdmission({ limiter: admission.limiter, limits: admission.limits, liveInteractions: () => state.liveInteractions(), ...(admission.rows ? { rows: admission.rows } : {}) }));
   // An authorization error goes back to the client's redirect URI only for a client that has redeemed a code (rule
   // oauth-no-error-redirect-unverified-client). Registration is open to anyone, so otherwise a link to /oidc/auth
   // with a deliberate error would send a browser to any address its author registered: an open redirect (RFC 9700
