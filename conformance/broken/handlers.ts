@@ -14,6 +14,7 @@ import { defineTool, type ContextOf, type HandlerOf, type HandlerTable, type Too
 import { checkSiteLimit } from '../../reference/domain/workspace.js';
 import { loadTools } from '../../spec/index.js';
 import { httpTransport, systemResolve } from '../../reference/infra/safe-fetch.js';
+import ipaddr from 'ipaddr.js';
 
 /** publish-site-fails-closed: publish_site puts the draft live at once, with no review. */
 export const publishWithoutReview = defineTool('publish_site', (ctx) =>
@@ -404,17 +405,16 @@ export const createCompanyAtPrepare: HandlerOf<'prepare_create_company'> = async
 };
 
 /**
- * The context with a network whose test-only allow-list admits every origin, so the fetcher's address check (and
- * its default-port check) is gone: a fetcher that takes any address it is given.
+ * migrate-ssrf-hardened: migrate_site_from_url refuses loopback but crawls a site at a private or link-local address
+ * (its fetcher treats "internal" networks as trusted): only a listener on such an address sees it fetch there.
  */
-function fetchingAnyAddress<C extends { net: ToolContext['net'] }>(ctx: C): C {
-  const everyOrigin = Object.assign([] as string[], { some: () => true });
-  return { ...ctx, net: { ...ctx.net, allowOrigins: everyOrigin } };
-}
-
-/** migrate-ssrf-hardened: migrate_site_from_url crawls any address, loopback, private and metadata ones included. */
-export const migrateFetchingAnyAddress: HandlerOf<'migrate_site_from_url'> = (ctx) =>
-  handlers.migrate_site_from_url(fetchingAnyAddress(ctx));
+export const migrateFetchingPrivateAddresses: HandlerOf<'migrate_site_from_url'> = (ctx) => {
+  const start = URL.canParse(ctx.args.url) ? new URL(ctx.args.url) : undefined;
+  const host = start?.hostname.replace(/^\[|\]$/g, '') ?? '';
+  const internal = ipaddr.isValid(host) && ['private', 'linkLocal'].includes(ipaddr.process(host).range());
+  if (!start || !internal) return handlers.migrate_site_from_url(ctx);
+  return handlers.migrate_site_from_url({ ...ctx, net: { ...ctx.net, allowOrigins: [...(ctx.net.allowOrigins ?? []), start.origin] } });
+};
 
 /**
  * The context with a fetcher that checks one lookup of a name and connects by another, as a server open to DNS
@@ -453,10 +453,6 @@ export const migrateConnectingByAnotherLookup: HandlerOf<'migrate_site_from_url'
  */
 export const migrateWithoutTimeBudget: HandlerOf<'migrate_site_from_url'> = (ctx) =>
   handlers.migrate_site_from_url({ ...ctx, limits: { ...ctx.limits, crawl: { ...ctx.limits.crawl, fetchSeconds: 86_400, deadlineSeconds: 86_400, migrationSeconds: 86_400 } } });
-
-/** migrate-ssrf-hardened: import_site fetches asset URLs at any address. */
-export const importFetchingAnyAddress: HandlerOf<'import_site'> = (ctx) =>
-  handlers.import_site(fetchingAnyAddress(ctx));
 
 /** import-site-new-draft: the site an import creates goes live at once instead of staying an unpublished draft. */
 export const importPublishes: HandlerOf<'import_site'> = async (ctx) => {

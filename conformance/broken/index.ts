@@ -119,7 +119,9 @@ export const BROKEN: Record<string, BrokenServer> = {
   'domain-nonexistent-address': { services: (s) => ({ ...s, dns: everyAddressExists(s.dns) }) },
   'migrate-crawl-bounded': { services: (s) => ({ ...s, net: ignoreRobots(s.net) }) },
   // The fetcher's address check removed: caught by the kit's loopback canaries, never by a real non-public address.
-  'migrate-ssrf-hardened': { handlers: { migrate_site_from_url: broken.migrateFetchingAnyAddress, import_site: broken.importFetchingAnyAddress } },
+  // Loopback refused, a private network's and the metadata service's addresses crawled: only the kit's listeners
+  // on those addresses (conformance/lib/canary.ts NON_PUBLIC_CANARIES) see it.
+  'migrate-ssrf-hardened': { handlers: { migrate_site_from_url: broken.migrateFetchingPrivateAddresses } },
   'migrate-ssrf-names-resolved': { handlers: { migrate_site_from_url: broken.migrateConnectingByAnotherLookup } },
   'migrate-crawl-time-bounded': { handlers: { migrate_site_from_url: broken.migrateWithoutTimeBudget } },
   // Migration's visual capture (capture.ts): a typed draft (no browser) reported as captured; a re-sync reported as

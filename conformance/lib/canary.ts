@@ -11,10 +11,12 @@
 // URLs stay the same loopback addresses, nobody listens, and the hits cannot be seen: the scenario's answer is
 // still checked and the hit check is reported as not checked.
 // Nothing a canary receives is printed: a hit names its vector, never a body.
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { randomLoopback } from './local-address.js';
+import { onlyLoopbackRouted } from './network.js';
 import { TEST_WEBSITE_CERTIFICATE, TEST_WEBSITE_KEY } from './test-website.js';
 
 /** Where the canaries listen: handed to the Cucumber workers in SITE_MCP_CANARY. */
@@ -27,6 +29,8 @@ export interface CanaryAddress {
   ipv6Listening: boolean;
   /** The kit's own question, on a free port of 127.0.0.1: GET <control>/hits?since=<ms>. */
   control: string;
+  /** The address a canary listens on for each class of non-public address a scenario names (ipaddr.js's range: private, linkLocal). */
+  nonPublic?: Record<string, string>;
 }
 
 /** One connection a canary received: the request path when it could be read (plain http), else null. */
@@ -128,6 +132,21 @@ async function bindPair(host: string, record: (scheme: 'http' | 'https', port: n
 export interface Canary { address: CanaryAddress; hits(since?: number): CanaryHit[]; stop(): Promise<void> }
 
 /** Starts the run's canaries and their control listener; stop() closes every one. */
+/**
+ * Non-public addresses the scenarios send ({{non-public:…}}: a private network's, the cloud metadata service's), each
+ * with a random address of its class. In a network namespace with only loopback (run-isolated.mjs) the kit adds one
+ * of each class to `lo` and listens on it, so a target that fetches it is a hit, not merely a failed connection
+ * (rule migrate-ssrf-hardened); the scenario then sends that address instead of the one it names. Random, so two
+ * runs in one namespace (prove-checks' workers) never share one.
+ */
+const NON_PUBLIC_CLASSES: Record<string, () => string> = {
+  /** A private network's address (ipaddr.js's range "private", RFC 1918's first block). */
+  private: () => [10, byte(), byte(), 1 + (byte() % 254)].join('.'),
+  /** A link-local address ("linkLocal", where the cloud metadata service lives). */
+  linkLocal: () => [169, 254, 1 + (byte() % 254), 1 + (byte() % 254)].join('.'),
+};
+const byte = () => Math.floor(Math.random() * 256);
+
 export async function startCanary(): Promise<Canary> {
   const hits: CanaryHit[] = [];
   // Bounded: a target flooding a canary is caught by its first hits; the rest are not kept.
@@ -143,6 +162,17 @@ export async function startCanary(): Promise<Canary> {
   }
   const v6 = await bindPair('::1', record);
   const servers = [...(v4 ?? []), ...(v6 ?? [])];
+  const nonPublic: Record<string, string> = {};
+  if (onlyLoopbackRouted()) {
+    for (const [range, pick] of Object.entries(NON_PUBLIC_CLASSES)) {
+      const address = pick();
+      spawnSync('ip', ['address', 'add', `${address}/32`, 'dev', 'lo'], { stdio: 'ignore' });
+      const pair = await bindPair(address, record);
+      if (!pair) continue;
+      servers.push(...pair);
+      nonPublic[range] = address;
+    }
+  }
   const control = createServer((req, res) => {
     const since = Number(new URL(req.url ?? '/', 'http://control').searchParams.get('since') ?? 0);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(hits.filter((h) => h.at >= since)));
@@ -151,7 +181,7 @@ export async function startCanary(): Promise<Canary> {
   if (controlPort === undefined) throw new Error('the kit could not listen on 127.0.0.1 for its SSRF canaries');
   servers.push(control);
   return {
-    address: { host, listening: v4 !== undefined, ipv6Listening: v6 !== undefined, control: `http://127.0.0.1:${controlPort}` },
+    address: { host, listening: v4 !== undefined, ipv6Listening: v6 !== undefined, control: `http://127.0.0.1:${controlPort}`, nonPublic },
     hits: (since = 0) => hits.filter((h) => h.at >= since),
     stop: () =>
       Promise.all(

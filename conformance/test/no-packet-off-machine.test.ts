@@ -158,6 +158,16 @@ describe('rule:kit-no-packet-off-machine — the canaries catch a fetcher withou
     for (const vector of vectors) expect(new URL(canaryUrl(canary.address, vector, 't')).port).toBe('');
   });
 
+  it('where only loopback is routed, a private and a link-local address of the kit listen too, and a fetch there is a hit', async (context) => {
+    if (!onlyLoopbackRouted() || !canary.address.listening) context.skip(); // outside run-isolated.mjs's namespace
+    const nonPublic = canary.address.nonPublic ?? {};
+    expect(Object.keys(nonPublic).sort()).toEqual(['linkLocal', 'private']);
+    for (const [range, address] of Object.entries(nonPublic)) expect(ipaddr.parse(address).range()).toBe(range);
+    const since = Date.now();
+    for (const address of Object.values(nonPublic)) await fetchAnywhere(`http://${address}/latest/`);
+    expect(canary.hits(since).map((h) => h.path)).toEqual(['/latest/', '/latest/']);
+  });
+
   it('a fetcher that checks addresses refuses every spelling before it connects, and leaves no hit', async () => {
     const before = canary.hits().length;
     // What a correct fetcher does with each URL: the WHATWG parser turns every spelling into an address, a name is

@@ -19,7 +19,7 @@ Then('no canary was hit', async function (this: SiteWorld) {
   const own = hits.filter((h) => token !== undefined && h.path?.includes(`/${String(token)}/`));
   const named = [...new Set(own.map((h) => vectorOf(h)))];
   const others = hits.length - own.length;
-  assert.equal(hits.length, 0, `the target connected to the kit's SSRF canaries, loopback addresses it must refuse to fetch (§4.3): ${named.length ? `this scenario's ${named.join(', ')}` : 'none of this scenario\'s own URLs'}${others ? `; ${others} other connection(s) while it ran (a robots.txt, a redirect hop, TLS, or another scenario's)` : ''}`);
+  assert.equal(hits.length, 0, `the target connected to the kit's SSRF canaries, non-public addresses it must refuse to fetch (§4.3): ${named.length ? `this scenario's ${named.join(', ')}` : 'none of this scenario\'s own URLs'}${others ? `; ${others} other connection(s) while it ran (a robots.txt, a redirect hop, TLS, or another scenario's)` : ''}`);
   if (!onLoopback(this.url)) {
     this.notChecked('canary hits: the target is not on this machine, so a canary URL leads to its own loopback, not to the kit (its answer was checked)');
   }

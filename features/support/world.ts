@@ -24,6 +24,7 @@ import { activeEra, type Envelope, type HttpAnswer, type McpConnection } from '.
 import { activeDeclaration, adopts, CHOICE_NOT_DECLARED_MEDIA_TYPE, NOT_CHECKED_MEDIA_TYPE, NotDeclared, outputPointer, sectionVocabulary } from '../../conformance/lib/declaration.js';
 import { canaryFromEnvironment, canaryListens, canaryPath, canaryUrl, CANARY_VECTORS, type CanaryVector } from '../../conformance/lib/canary.js';
 import { nonPublicAddressesRefused } from '../../conformance/lib/network.js';
+import ipaddr from 'ipaddr.js';
 import { ExchangeLog } from '../../conformance/lib/transcript.js';
 import { HOOK } from './hook.js';
 
@@ -237,7 +238,10 @@ export class SiteWorld extends World {
         case 'non-public': {
           const refused = nonPublicAddressesRefused(this.url);
           if (refused) throw new NotDeclared(`the non-public address ${ref} (${refused})`);
-          return need(ref, 'address');
+          // An address of the same class a canary listens on, where the kit listens on one (conformance/lib/canary.ts).
+          const written = need(ref, 'address');
+          const range = ipaddr.isValid(written) ? ipaddr.process(written).range() : undefined;
+          return (range && canaryFromEnvironment()?.nonPublic?.[range]) || written;
         }
         case 'decision': {
           // {{decision:limit-values:120}} → "120" when the target adopts limit-values
