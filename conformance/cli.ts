@@ -179,7 +179,7 @@ async function checkCommandLine() {
     if (!holdsFeatures(resolvePath(repo, path.replace(/:\d+(:\d+)*$/, '')))) usageError(`"${path}" is not a feature file of the kit (features/*.feature[:LINE]); the commands are site-mcp serve, init, conformance, merge-reports, prove-checks and official-suite, and every option starts with --.`);
   }
 
-  // A target is named with the secret of its fixtures protocol, which every run needs (conformance/README.md).
+  // A target is named with the secret of its fixtures protocol, which every run needs (conformance/docs/fixtures-protocol.md).
   const url = values.url ?? process.env.SITE_MCP_URL;
   if (url !== undefined) {
     let parsed: URL | undefined;

@@ -17,7 +17,7 @@
 // how a call of a tool that does not exist is refused (unknownTool and errorCodes.unknown_tool; rule
 // error-failure-shape) and whether a success and a refusal carry the envelope in both encodings (mcpEncoding; rule
 // tool-result-envelope). Each entry is commented with its rule; what it cannot observe (the other error codes,
-// output fields, adopted decisions) is left for you to add, as conformance/README.md describes.
+// output fields, adopted decisions) is left for you to add, as conformance/docs/declaration.md describes.
 //
 // Exit codes: 0 both files written; 2 nothing written (a wrong option, a file that exists without --force, an
 // unreachable target, no fixtures protocol, a wrong secret), with one sentence that says what to do.

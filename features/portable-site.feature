@@ -29,7 +29,7 @@ Feature: A whole site as PortableSiteV1, and the empty site create_site makes
     And the data does not contain "Font{{random:font}}"
     And the data does not contain "#0b0c0d"
     And the data does not contain "style{{random:style}}"
-    # The brand colours of a fixtures world are part of the protocol (conformance/README.md).
+    # The brand colours of a fixtures world are part of the protocol (conformance/docs/fixtures-protocol.md).
     When "agent" calls "get_brand"
     Then the call succeeds
     And the data contains "#1f4e79"

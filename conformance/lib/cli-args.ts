@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** The exit code of every kit command for a run that could not start (documented in conformance/README.md). */
+/** The exit code of every kit command for a run that could not start (documented in conformance/README.md and conformance/docs/running.md). */
 export const EXIT_CANNOT_START = 2;
 
 /**

@@ -1,4 +1,4 @@
-// Client of the fixtures protocol (conformance/README.md), typed from spec/schemas/fixtures/fixtures.schema.json
+// Client of the fixtures protocol (conformance/docs/fixtures-protocol.md), typed from spec/schemas/fixtures/fixtures.schema.json
 // through generated/. Any non-2xx answer throws FixturesError: a missing or refused fixture is a failed
 // prerequisite of the scenario, never a skip.
 import type {
@@ -60,10 +60,62 @@ function noAnswer(error: unknown, url: string): { reason: NoAnswer; words: strin
   return { reason: 'unreachable', words: `the target at ${url} is unreachable (${(error as Error).message})` };
 }
 
+/**
+ * The part of the fixtures protocol each route belongs to, as the handshake's `supports` names them (the schema's
+ * Handshake). Worlds and connections are every target's; a route of another part is asked only of a target whose
+ * handshake lists that part: otherwise the step needing it stops as not checked, never failed (a partial server).
+ */
+const PART_OF_ROUTE: [RegExp, string][] = [
+  [/^\/worlds$/, 'worlds'],
+  [/^\/connections$/, 'connections'],
+  [/^\/connections\/[^/]+\/plans$/, 'connection-plans'],
+  [/^\/connections\/[^/]+\/activity/, 'activity'],
+  [/^\/connections\/[^/]+$/, 'connections'],
+  [/^\/users\/[^/]+\/password$/, 'passwords-on-demand'],
+  [/^\/users\/[^/]+\/companies$/, 'companies'],
+  [/^\/limits$/, 'limits'],
+  [/^\/memberships$/, 'memberships'],
+  [/^\/workspaces\/[^/]+\/settings$/, 'settings'],
+  [/^\/workspaces\/[^/]+\/clock$/, 'clock'],
+  [/^\/workspaces\/[^/]+\/(fail-next-write|invalid-next-answer|no-capture-next-migration|fail-next-image)$/, '$1'],
+  [/^\/app-edits$/, 'app-edits'],
+  [/^\/record-edits$/, 'record-edits'],
+  [/^\/plans\/[^/]+\/(approve|decline)$/, 'plan-decisions'],
+  [/^\/plans\/[^/?]+(\?.*)?$/, 'plans'],
+  [/^\/pairings\//, 'pairings'],
+  [/^\/sites\/[^/]+\/restore-points$/, 'restore-points'],
+  [/^\/sites\/[^/]+$/, 'sites'],
+  [/^\/fetch-allowlist$/, 'fetch-allowlist'],
+  [/^\/dns-resolver$/, 'dns-resolver'],
+  [/^\/oauth-consent$/, 'oauth-consent'],
+];
+
+/** The part of the fixtures protocol `path` belongs to; undefined for a route of none. */
+export function fixturesPartOf(path: string): string | undefined {
+  for (const [route, part] of PART_OF_ROUTE) {
+    const match = route.exec(path);
+    if (match) return part.replace('$1', match[1] ?? '');
+  }
+  return undefined;
+}
+
+/** A fixtures part the target's handshake did not list: the step that needs it is not checked (features/support/declared.ts). */
+export class FixturesPartMissing extends Error {
+  constructor(readonly part: string) {
+    super(`the fixtures part ${part} (the target's handshake does not list it in supports)`);
+    this.name = 'FixturesPartMissing';
+  }
+}
+
 export class FixturesClient {
   constructor(readonly url: string, readonly secret: string) {}
 
   async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    // In a run, a route of a part the handshake did not list is never asked (SITE_MCP_FIXTURES_SUPPORTS, set by
+    // conformance/lib/prerequisites.ts); outside one (the kit's own tests, init) every route is.
+    const part = fixturesPartOf(path.split('?')[0]!);
+    const listed = process.env.SITE_MCP_FIXTURES_SUPPORTS;
+    if (listed !== undefined && part !== undefined && part !== 'worlds' && part !== 'connections' && !listed.split(',').includes(part)) throw new FixturesPartMissing(part);
     let res: Response;
     let text: string;
     try {
@@ -85,7 +137,7 @@ export class FixturesClient {
     }
     if (!res.ok) {
       const hint = res.status === 404 && !(parsed as { error?: unknown }).error
-        ? ' (the target must serve the fixtures protocol of conformance/README.md in test mode, with this secret)'
+        ? ' (the target must serve the fixtures protocol of conformance/docs/fixtures-protocol.md in test mode, with this secret)'
         : '';
       throw new FixturesError(res.status, parsed, `fixtures ${method} ${path} answered ${res.status}${hint}: ${text.slice(0, 300)}`);
     }

@@ -116,7 +116,7 @@ const block = (map: Record<string, string>, indent: string) => Object.entries(ma
 export function declarationYaml(o: Observed, about: { url: string; supports: string[] }): string {
   const lines = [
     `# A starting declaration for ${about.url}, written by \`site-mcp init\` from what the kit observed there`,
-    '# (spec/schemas/declaration.schema.json; conformance/README.md, "Judged by the source alone"). A declared choice is',
+    '# (spec/schemas/declaration.schema.json; conformance/docs/declaration.md). A declared choice is',
     '# checked on every call of the run, so keep only what your server always does, and add what init cannot observe.',
     `# Fixtures parts the handshake listed: ${about.supports.length ? about.supports.join(', ') : 'none'}.`,
     'declarationVersion: 1',

@@ -1,7 +1,7 @@
 // The kit's OAuth 2.1 client (§5.1), for checking any target black-box: the MCP SDK's own client-side flow,
 // unchanged (auth(): the 401's resource_metadata, RFC 9728 metadata, authorization-server metadata, dynamic
 // registration, PKCE, code exchange), with the owner's sign-in and consent done by the target through the
-// fixtures protocol's `oauth-consent` (conformance/README.md), since the source shows no consent page.
+// fixtures protocol's `oauth-consent` (conformance/docs/fixtures-protocol.md), since the source shows no consent page.
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FixturesClient } from './fixtures-client.js';

@@ -33,7 +33,7 @@ export async function handshake(target: TargetAddress): Promise<string[]> {
     throw new PrerequisiteError(`the fixtures handshake at ${target.url}/test-fixtures/v1 failed: ${(error as Error).message.split('\n')[0]}`);
   }
   if (answer.protocol !== 'site-mcp-fixtures' || answer.version !== FIXTURES_PROTOCOL_VERSION) {
-    throw new PrerequisiteError(`${target.url} speaks fixtures protocol ${JSON.stringify(answer.protocol)} version ${JSON.stringify(answer.version)}; this kit speaks site-mcp-fixtures version ${FIXTURES_PROTOCOL_VERSION} (conformance/README.md).`);
+    throw new PrerequisiteError(`${target.url} speaks fixtures protocol ${JSON.stringify(answer.protocol)} version ${JSON.stringify(answer.version)}; this kit speaks site-mcp-fixtures version ${FIXTURES_PROTOCOL_VERSION} (conformance/docs/fixtures-protocol.md).`);
   }
   // The target's pairing names, when its handshake gives them (Handshake.pairingNames), for every scenario worker.
   delete process.env.SITE_MCP_FIXTURES_PAIRING_NAMES;

@@ -1,6 +1,6 @@
 // Per-rule report. Inputs: Cucumber's message stream (every @rule:<id> tag of a scenario takes that
 // scenario's result) and, when given, vitest's JSON report (every `rule:<id>` in a test name takes that test's
-// result). Only what was checked is reported as such (conformance/README.md, "Report"):
+// result). Only what was checked is reported as such (conformance/docs/report.md, "Report: only what was checked"):
 // - a scenario is `passed` only when every step ran and nothing inside it was skipped; one that stopped at a step
 //   (a value the target did not declare, an optional fixtures part it lacks) is `not-checked` when no outcome step
 //   (Then) had passed before it, `partly-checked` when one had, or when it ran to the end with a check skipped;
@@ -20,7 +20,7 @@ import { RULE_IN_NAME } from './run-selection.js';
 // Read before a run starts, so a command line can be refused without loading this module's checks (run-selection.ts).
 export { ExpectedFailuresError, readExpectedFailures, rulesNamedInSuite } from './run-selection.js';
 
-/** A scenario's verdict (conformance/README.md, "Report"). */
+/** A scenario's verdict (conformance/docs/report.md, "Report: only what was checked"). */
 export type ScenarioStatus = 'passed' | 'partly-checked' | 'not-checked' | 'not-applicable' | 'failed';
 /** A rule's verdict, from its scenarios; xfail and xpass when conformance/expected-failures.yaml lists it. */
 export type RuleStatus = 'verified' | 'partly-checked' | 'not-checked' | 'not-applicable' | 'failed';

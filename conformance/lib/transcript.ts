@@ -342,5 +342,5 @@ export function formatExchange(e: Exchange, redact: (t: string) => string = reda
   return lines.join('\n');
 }
 
-/** Where $SITE_MCP_TOKEN of a curl line comes from (conformance/README.md, the fixtures protocol's connections). */
+/** Where $SITE_MCP_TOKEN of a curl line comes from (conformance/docs/fixtures-protocol.md, the fixtures protocol's connections). */
 export const TOKEN_HINT = "# $SITE_MCP_TOKEN: a connection's token, e.g. the \"token\" of POST /test-fixtures/v1/connections (header x-fixtures-secret; body { userId, websiteId, reach, scopes }); the replay line makes the scenario's own again";

@@ -4,7 +4,7 @@
 // analytics identifiers), and that export imported again exports the same once more.
 //
 // Compared is what §2.3 names a snapshot to contain, in our snapshot shape (our input schemas are a prerequisite
-// of a run, conformance/README.md): not ids, revisions or the export time, which a new site may renumber, and not
+// of a run, conformance/docs/declaration.md): not ids, revisions or the export time, which a new site may renumber, and not
 // the site's identity or theme, which §2.3 does not list. Assets are compared by key and alt (an export names the
 // site's own copy, at an address of its own: rule portable-site-assets-carried): random ones at the kit's https
 // website (an image of their own each) when the target takes its test certificate (fixtures part

@@ -219,7 +219,7 @@ describe('first contact', () => {
 
   it('a scenario stopped at a decision the target does not adopt is reported as not applicable everywhere, never as passed', async () => {
     // Source-only (no declaration), so the scenario stops at its first step; the run passes (nothing
-    // failed) and no report counts it as passed (conformance/lib/report.ts, conformance/README.md "Report").
+    // failed) and no report counts it as passed (conformance/lib/report.ts, conformance/docs/report.md "Report: only what was checked").
     const reports = join(dir, 'not-applicable');
     const { code, stdout } = await cli(['--url', target.url, '--fixtures-secret', target.fixturesSecret, '--rules', 'tools-list-no-output-schema', '--report-dir', reports, '--parallel', '1', '--protocol', '2025-11-25']);
     expect(code, stdout.slice(-3000)).toBe(0);

@@ -1,4 +1,4 @@
-// "Report only what was checked" (conformance/lib/report.ts; conformance/README.md, "Report"):
+// "Report only what was checked" (conformance/lib/report.ts; conformance/docs/report.md, "Report: only what was checked"):
 // a scenario that stopped before its end is never counted as passed — not in the console table, summary.md,
 // rules.json or JUnit — and a rule whose every scenario stopped is not verified. The scenarios here are Cucumber
 // message streams written by hand, in the two shapes a stop takes: the step that needs an undeclared value

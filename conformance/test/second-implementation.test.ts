@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // ai-images: tools it has not built (generate_image) whose scenarios arrange fixtures parts it lacks (credits, a
 // failing image provider) before the call: not checked, never failed.
-const FEATURES = ['site-read', 'content-write', 'reviewed-plans', 'authorization', 'scopes', 'auth', 'errors', 'activity', 'ai-images'].map((f) => `features/${f}.feature`);
+const FEATURES = ['site-read', 'content-write', 'reviewed-plans', 'authorization', 'scopes', 'auth', 'errors', 'activity', 'ai-images', 'rollback'].map((f) => `features/${f}.feature`);
 
 // What the example has not built: the tools it lacks are absent from its tools/list, so the kit reports the
 // scenarios that need them as not checked (not implemented) in both runs; OAuth it declares not built

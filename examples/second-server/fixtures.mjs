@@ -1,4 +1,4 @@
-// The fixtures protocol of conformance/README.md (test mode only), for the Bakehouse server. The kit names its own
+// The fixtures protocol of conformance/docs/fixtures-protocol.md (test mode only), for the Bakehouse server. The kit names its own
 // section types and fields in world requests (hero, text, contact; heading, body, …): we map them to ours here, as
 // the README asks of an implementation with other ones. Refusals answer { error: { code, message } } with our own
 // codes, except `owner_only`, which the protocol names for a connection refused to a non-owner.

@@ -2,7 +2,7 @@
 // made in the app and decisions made by a signed-in owner. Every fixture call that fails fails the step.
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { FixturesError, fixturesSupport, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
+import { FixturesError, FixturesPartMissing, fixturesSupport, type ConnectionCreated, type ConnectionRequest, type WorkspaceSettingsRequest, type WorldRequest } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { adopts, declaredNotImplemented, learnSectionVocabulary, NotDeclared, NotImplemented, sectionVocabulary } from '../../conformance/lib/declaration.js';
@@ -174,6 +174,7 @@ When('{string} tries to approve the plan', async function (this: SiteWorld, user
     await this.fixtures.decide(this.resolve('{{plan}}'), this.user(user).userId, 'approve');
     this.remembered.set('decision', 'accepted');
   } catch (error) {
+    if (error instanceof FixturesPartMissing) throw error;
     this.remembered.set('decision', (error as { status?: number }).status ?? 'error');
   }
 });

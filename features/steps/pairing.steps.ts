@@ -3,6 +3,7 @@
 // written through the target's pairing names (pairingNames: its declared mapping, or ours, pairing-field-names).
 import assert from 'node:assert/strict';
 import { Given, When, Then } from '@cucumber/cucumber';
+import { FixturesPartMissing } from '../../conformance/lib/fixtures-client.js';
 import { McpConnection, readAnswer, type HttpAnswer } from '../../conformance/lib/mcp-client.js';
 import type { SiteWorld } from '../support/world.js';
 import { Browser, formsOf, type HtmlForm, type Page } from '../support/browser.js';
@@ -91,6 +92,7 @@ When('{string} tries to approve the pairing company-wide leaving {string} ticked
     await this.fixtures.request('POST', `/pairings/${userCode}/approve`, { userId: this.user(user).userId, websiteId: null, scopes: list(scopes) });
     this.remembered.set('decision', 'accepted');
   } catch (error) {
+    if (error instanceof FixturesPartMissing) throw error;
     this.remembered.set('decision', (error as { status?: number }).status ?? 'error');
   }
 });
@@ -101,6 +103,7 @@ When('{string} tries to approve the pairing for {string} leaving {string} ticked
     await this.fixtures.request('POST', `/pairings/${userCode}/approve`, { userId: this.user(user).userId, websiteId: this.site(site).websiteId, scopes: list(scopes) });
     this.remembered.set('decision', 'accepted');
   } catch (error) {
+    if (error instanceof FixturesPartMissing) throw error;
     this.remembered.set('decision', (error as { status?: number }).status ?? 'error');
   }
 });

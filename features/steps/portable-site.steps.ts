@@ -53,7 +53,7 @@ Then('the data at {string} is an externalKey of the form {string}', function (th
 // Found by meaning wherever it sits in data (the root included): the object that names PortableSiteV1. What §2.3
 // says of it is then checked in the format the kit's own import_site arguments use (pages → sections → externalKey,
 // content, layout, rev; contact; analytics): §2.3 makes PortableSiteV1 one format, produced by export_site and
-// consumed by import_site, and the kit's input shapes are a prerequisite of the run (conformance/README.md).
+// consumed by import_site, and the kit's input shapes are a prerequisite of the run (conformance/docs/declaration.md, "Prerequisite: our tool input schemas").
 
 function answeredSnapshot(world: SiteWorld): Snapshot {
   const data = world.last.envelope?.data;

@@ -6,6 +6,7 @@
 // wrapper also runs each step recording its HTTP exchanges (conformance/lib/transcript.ts).
 import { setDefinitionFunctionWrapper } from '@cucumber/cucumber';
 import { NotDeclared } from '../../conformance/lib/declaration.js';
+import { FixturesPartMissing } from '../../conformance/lib/fixtures-client.js';
 import { recordingInto } from '../../conformance/lib/transcript.js';
 import { HOOK } from './hook.js';
 import type { SiteWorld } from './world.js';
@@ -18,9 +19,10 @@ setDefinitionFunctionWrapper((fn: ((this: SiteWorld, ...args: unknown[]) => unkn
       // Every exchange the step makes goes into its scenario's log, for a transcript if it fails (support/transcript.ts).
       return await recordingInto(this.exchanges, () => fn.apply(this, args));
     } catch (error) {
-      if (!(error instanceof NotDeclared)) throw error;
-      this.notDeclared = error.what;
-      this.notChecked(`${error.what}: the rest of the scenario`);
+      const what = error instanceof NotDeclared ? error.what : error instanceof FixturesPartMissing ? error.message : undefined;
+      if (what === undefined) throw error;
+      this.notDeclared = what;
+      this.notChecked(`${what}: the rest of the scenario`);
       return 'skipped';
     }
   };

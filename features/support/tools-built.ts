@@ -1,5 +1,5 @@
 // A scenario that calls a catalogue tool the target has not built is not checked (not implemented), never failed
-// (conformance/README.md, "A partial implementation"). When nothing is checked before that call (no outcome step
+// (conformance/docs/declaration.md, "A partial implementation"). When nothing is checked before that call (no outcome step
 // comes first), it stops before its first step, so its arranging steps never meet a fixtures route or a state that
 // only that tool needs (the credits, a failing image provider); otherwise the call itself stops it
 // (steps/mcp.steps.ts), after what it checked. What the target lists is read once per process, through a

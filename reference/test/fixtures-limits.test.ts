@@ -1,4 +1,4 @@
-// The fixtures protocol's optional part limits (conformance/README.md): GET /test-fixtures/v1/limits answers the
+// The fixtures protocol's optional part limits (conformance/docs/fixtures-protocol.md): GET /test-fixtures/v1/limits answers the
 // values of the limits §8 leaves open as the running server enforces them, in the schema's LimitValues: ours
 // (spec/limits.json) by default, and a server started with other decision limits (--decision-limits, the correct
 // variant's other-limits.json) answers those. The kit checks a target that does not adopt limit-values with them.

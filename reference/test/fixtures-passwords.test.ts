@@ -1,4 +1,4 @@
-// The fixtures protocol's optional part passwords-on-demand (conformance/README.md): a world asked for with
+// The fixtures protocol's optional part passwords-on-demand (conformance/docs/fixtures-protocol.md): a world asked for with
 // passwordsOnDemand answers no passwords and hashes none, and POST /users/{userId}/password gives one user a
 // password the app's sign-in accepts. A user without one cannot sign in, and is checked against the dummy hash
 // like an unknown email (rule sign-in-unknown-email-same-cost), so having no password shows in no answer.

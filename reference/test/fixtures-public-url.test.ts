@@ -1,4 +1,4 @@
-// The world answer's publicUrl (conformance/README.md, WorldResponse): where each site's live version is served, so
+// The world answer's publicUrl (conformance/docs/fixtures-protocol.md, WorldResponse): where each site's live version is served, so
 // a run without a declaration can read a live site (the source names a public address, not where it is). The
 // address must be the real one: a published site answers there with its content, an unpublished one does not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

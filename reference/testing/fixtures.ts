@@ -1,4 +1,4 @@
-// The conformance fixtures protocol (conformance/README.md, spec/schemas/fixtures/fixtures.schema.json).
+// The conformance fixtures protocol (conformance/docs/fixtures-protocol.md, spec/schemas/fixtures/fixtures.schema.json).
 // Mounted only by the test-mode composition (./index.ts), when the server has a fixtures secret; a request
 // without the right secret gets the same 404 as a server without the protocol. Each handler reuses the domain
 // code the app itself uses.
@@ -122,7 +122,7 @@ export function fixturesRouter(ports: FixturesPorts, secret: string, seams: Test
     }
   });
 
-  // The handshake a conformance run starts with (conformance/README.md).
+  // The handshake a conformance run starts with (conformance/docs/fixtures-protocol.md).
   router.get('/', (ctx) => {
     ctx.body = {
       protocol: 'site-mcp-fixtures',

@@ -1,5 +1,5 @@
 // Test mode: the composition reference/main.ts adds only when a fixtures secret is given (and the reference's
-// own tests through reference/test/harness.ts). It mounts the fixtures protocol (conformance/README.md) and
+// own tests through reference/test/harness.ts). It mounts the fixtures protocol (conformance/docs/fixtures-protocol.md) and
 // installs what the protocol arms through the seams production has anyway (services.ts, the store's commit
 // hooks); production code knows nothing of it.
 import type { Composition } from '../app.js';
