@@ -110,7 +110,11 @@ export class FixturesPartMissing extends Error {
 export class FixturesClient {
   constructor(readonly url: string, readonly secret: string) {}
 
-  async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /**
+   * `answers`: the schema's $defs entry the answer must match (WorldResponse, SiteState, …); an answer off it fails
+   * the step with one sentence naming the route, the definition and what is off, never a TypeError further on.
+   */
+  async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, answers?: string): Promise<T> {
     // In a run, a route of a part the handshake did not list is never asked (SITE_MCP_FIXTURES_SUPPORTS, set by
     // conformance/lib/prerequisites.ts); outside one (the kit's own tests, init) every route is.
     const part = fixturesPartOf(path.split('?')[0]!);
@@ -141,6 +145,10 @@ export class FixturesClient {
         : '';
       throw new FixturesError(res.status, parsed, `fixtures ${method} ${path} answered ${res.status}${hint}: ${text.slice(0, 300)}`);
     }
+    if (answers) {
+      const validate = sharedAjv().getSchema(`${FIXTURES_SCHEMA}#/$defs/${answers}`)!;
+      if (!validate(parsed)) throw new FixturesError(res.status, parsed, `fixtures ${method} ${path} answered a body that does not match ${answers} (spec/schemas/fixtures/fixtures.schema.json): ${sharedAjv().errorsText(validate.errors)}`);
+    }
     return parsed as T;
   }
 
@@ -151,7 +159,7 @@ export class FixturesClient {
   world(request: WorldRequest & { passwordsOnDemand?: false }): Promise<WorldWithPasswords>;
   world(request: WorldRequest): Promise<WorldResponse>;
   async world(request: WorldRequest): Promise<WorldResponse> {
-    const answer = await this.request<WorldResponse>('POST', '/worlds', request);
+    const answer = await this.request<WorldResponse>('POST', '/worlds', request, 'WorldResponse');
     const without = Object.entries(answer.users ?? {}).filter(([, user]) => typeof user?.password !== 'string').map(([key]) => key);
     if (!request.passwordsOnDemand && without.length > 0) {
       throw new FixturesError(200, answer, `fixtures POST /worlds answered no password for ${without.join(', ')}, although the request did not ask for passwordsOnDemand`);
@@ -163,14 +171,14 @@ export class FixturesClient {
     return this.request<UserPassword>('POST', `/users/${encodeURIComponent(userId)}/password`, {});
   }
   connection(request: ConnectionRequest) {
-    return this.request<ConnectionCreated>('POST', '/connections', request);
+    return this.request<ConnectionCreated>('POST', '/connections', request, 'ConnectionCreated');
   }
   connectionView(connectionId: string) {
-    return this.request<ConnectionView & Record<string, unknown>>('GET', `/connections/${encodeURIComponent(connectionId)}`);
+    return this.request<ConnectionView & Record<string, unknown>>('GET', `/connections/${encodeURIComponent(connectionId)}`, undefined, 'ConnectionView');
   }
   /** The plans the connection prepared, newest first (optional part connection-plans). */
   connectionPlans(connectionId: string) {
-    return this.request<ConnectionPlans>('GET', `/connections/${encodeURIComponent(connectionId)}/plans`);
+    return this.request<ConnectionPlans>('GET', `/connections/${encodeURIComponent(connectionId)}/plans`, undefined, 'ConnectionPlans');
   }
   /**
    * The target's own values of the limits §8 leaves open, as it enforces them (optional part limits), checked
@@ -183,7 +191,7 @@ export class FixturesClient {
     return answer as LimitValues; // just validated against the schema this type is generated from
   }
   activity(connectionId: string) {
-    return this.request<ActivityList & { entries: (ActivityEntry & Record<string, unknown>)[] }>('GET', `/connections/${encodeURIComponent(connectionId)}/activity`);
+    return this.request<ActivityList & { entries: (ActivityEntry & Record<string, unknown>)[] }>('GET', `/connections/${encodeURIComponent(connectionId)}/activity`, undefined, 'ActivityList');
   }
   membership(websiteId: string, userId: string, role: 'owner' | 'editor' | 'viewer' | null | string) {
     return this.request<Record<string, never>>('POST', '/memberships', { websiteId, userId, role });
@@ -207,7 +215,7 @@ export class FixturesClient {
     return this.request<{ status: string }>('POST', `/pairings/${encodeURIComponent(userCode)}/approve`, approval);
   }
   siteState(websiteId: string) {
-    return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`);
+    return this.request<SiteState>('GET', `/sites/${encodeURIComponent(websiteId)}`, undefined, 'SiteState');
   }
   /** The restore points a site's merges took, each with the draft fingerprint of when it was taken (optional part restore-points). */
   restorePoints(websiteId: string) {

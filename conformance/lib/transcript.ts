@@ -244,6 +244,8 @@ const SECRET_FIELD = /(\\?"(?:token|access_token|refresh_token|id_token|client_s
 
 // A credential after an auth scheme (RFC 9110 token68), and the character after it.
 const CREDENTIAL = /\b(Bearer|Basic)\s+(?!\[redacted\])([A-Za-z0-9._~+/=-]+)(.?)/gi;
+/** A word of prose after "bearer" ("a bearer token"), not a credential: lower-case letters alone, as no token is. */
+const isProse = (credential: string) => /^[a-z]+$/.test(credential);
 /** `resource_metadata="…"` in a WWW-Authenticate challenge is a parameter, not a credential: it stays readable. */
 const isAuthParam = (credential: string, next: string) => /^[A-Za-z0-9_-]+=$/.test(credential) && (next === '"' || next === '\\');
 
@@ -253,7 +255,7 @@ export function redactor(secrets: string[]): (text: string) => string {
   return (text) => {
     let out = text;
     for (const s of known) out = out.split(s).join('[redacted]');
-    return out.replace(CREDENTIAL, (whole, scheme: string, credential: string, next: string) => (isAuthParam(credential, next) ? whole : `${scheme} [redacted]${next}`)).replace(SECRET_FIELD, '$1[redacted]$2');
+    return out.replace(CREDENTIAL, (whole, scheme: string, credential: string, next: string) => (isAuthParam(credential, next) || isProse(credential) ? whole : `${scheme} [redacted]${next}`)).replace(SECRET_FIELD, '$1[redacted]$2');
   };
 }
 

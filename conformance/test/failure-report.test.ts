@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, REPORTS } from '../../reference/test/chromium.js';
-import { ExchangeLog, recordedFetch, recordingInto } from '../lib/transcript.js';
+import { ExchangeLog, recordedFetch, recordingInto, redactor } from '../lib/transcript.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 /** A bearer token of the reference's form (§2.1): none may appear in a report. */
@@ -151,6 +151,13 @@ describe('transcript redaction and selection', () => {
     // A challenge's parameters are no credential: an implementer needs to read them.
     expect(text).toMatch(/< www-authenticate: Bearer resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/api\/mcp"/);
     for (const secret of ['fixtures-secret-1234', 'smcp_live_', 'hunter22', 'abcdefgh123']) expect(text).not.toContain(secret);
+  });
+
+  it('keeps prose after "bearer" readable and still redacts a credential there', () => {
+    const redact = redactor([]);
+    expect(redact('Send the bearer token in the Authorization header.')).toBe('Send the bearer token in the Authorization header.');
+    expect(redact('authorization: Bearer smcp_live_Abc123Def456Ghi789')).toBe('authorization: Bearer [redacted]');
+    expect(redact('authorization: Basic dXNlcjpwYXNz')).toBe('authorization: Basic [redacted]');
   });
 
   it('shows a hostile answer\'s control bytes escaped, never as terminal sequences', async () => {

@@ -1,6 +1,8 @@
 // A partial server's fixtures (conformance/lib/fixtures-client.ts): a route of a part its handshake does not list is
 // never asked in a run; the step needing it is not checked, never failed. Every route maps to a part the Handshake
 // schema names.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSchemas, SPEC_BASE } from '../../spec/index.js';
 import { FixturesClient, fixturesPartOf, FixturesPartMissing } from '../lib/fixtures-client.js';
@@ -30,5 +32,17 @@ describe('fixtures parts', () => {
     // A listed part, and the core, are asked (here: nobody listens, so the request itself fails).
     await expect(client.siteState('s1')).rejects.not.toBeInstanceOf(FixturesPartMissing);
     await expect(client.request('POST', '/worlds', {})).rejects.not.toBeInstanceOf(FixturesPartMissing);
+  });
+
+  it("checks an answer against its schema definition and names the route and what is off, not a TypeError later", async () => {
+    delete process.env.SITE_MCP_FIXTURES_SUPPORTS;
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ workspaceId: 'w1', users: {} })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new FixturesClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'secret-secret-secret');
+      await expect(client.world({ users: [{ key: 'a' }] })).rejects.toThrow(/fixtures POST \/worlds answered a body that does not match WorldResponse \(spec\/schemas\/fixtures\/fixtures\.schema\.json\): .*sites/);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -300,7 +300,8 @@ Then('the entry of the data that names {string} also holds {string}', function (
 });
 
 Then('the data contains {string}', function (this: SiteWorld, text: string) {
-  assert.ok(JSON.stringify(lastEnvelope(this).data).includes(this.resolve(text)), `data lacks ${text}`);
+  const wanted = this.resolve(text);
+  assert.ok(JSON.stringify(lastEnvelope(this).data).includes(wanted), `${describeLast(this)}: the data lacks ${wanted}`);
 });
 
 // A fragment of our own output shape (field names, id prefixes, message words): checked only with outputSchemas.
@@ -310,7 +311,8 @@ Then('the data, in our output shape, contains {string}', function (this: SiteWor
 });
 
 Then('the data does not contain {string}', function (this: SiteWorld, text: string) {
-  assert.ok(!JSON.stringify(lastEnvelope(this).data ?? null).includes(this.resolve(text)), `the data contains ${text}`);
+  const unwanted = this.resolve(text);
+  assert.ok(!JSON.stringify(lastEnvelope(this).data ?? null).includes(unwanted), `${describeLast(this)}: the data contains ${unwanted}`);
 });
 
 Then('the answer does not contain {string}', function (this: SiteWorld, text: string) {
