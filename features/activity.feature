@@ -36,6 +36,20 @@ Feature: Activity
     And the activity of "agent" has 4 entries
     And the activity of "agent" has an entry for "update_section_text" with outcome "denied" and code "access_denied"
 
+  @rule:activity-pii-free
+  Scenario: No entry names the person behind the connection
+    When "agent" calls "get_site_overview"
+    And "agent" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Fresh loaves" }
+      """
+    And "agent" calls "get_page" with:
+      """
+      { "pageId": "{{page:foreign/home}}" }
+      """
+    Then the activity of "agent" has an entry for "update_section_text" with outcome "ok"
+    And no activity entry of "agent" contains "{{email:olive}}"
+
   @rule:activity-logs-cross-tenant-misses @rule:activity-pii-free
   Scenario: A cross-tenant miss is logged, and no entry carries personal data or argument values
     When "agent" calls "get_page" with:

@@ -42,9 +42,9 @@ Feature: Authorization on every call
     When "agent" calls "get_site_overview"
     Then the call succeeds
     # The missing scope alone first: the code the target answers for it (§7.4 shows none) is learned here.
-    When "agent" calls "update_business_name" with:
+    When "agent" calls "update_section_text" with:
       """
-      { "businessName": "New name" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "New heading" }
       """
     Then the call fails with "scope_denied"
     When "olive" loses access to "main"
@@ -53,9 +53,9 @@ Feature: Authorization on every call
     When "agent" calls "list_pages"
     Then the call fails with "access_denied"
     # Both causes: §5.7 names the scope first.
-    When "agent" calls "update_business_name" with:
+    When "agent" calls "update_section_text" with:
       """
-      { "businessName": "New name" }
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "New heading" }
       """
     Then the call fails with "scope_denied", named before "access_denied"
 
@@ -156,6 +156,20 @@ Feature: Authorization on every call
       """
     Then the call fails with "not_found"
     And the answer looks exactly like the remembered "missing site"
+    # Ids of the sibling site, not its websiteId: pinned to one site, the connection reaches none of another's.
+    When "pinned" calls "get_page" with:
+      """
+      { "pageId": "{{page:second/home}}" }
+      """
+    Then the call fails with "not_found"
+    Given "olive" has a connection "pinned-editor" to "main" with scopes "content:write"
+    And the state of "second" is remembered
+    When "pinned-editor" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:second/home/hero}}", "field": "{{field:heading}}", "text": "Across the fence" }
+      """
+    Then the call fails with "not_found"
+    And the draft of "second" is unchanged
 
   @rule:website-id-required-on-workspace-reach @rule:list-sites-reach @rule:verification-list-sites-overview
   Scenario: A workspace connection sees every site of its workspace and must name one
@@ -176,6 +190,12 @@ Feature: Authorization on every call
       """
     Then the call succeeds
     And the data at "/websiteId" equals "{{site:second}}"
+    # The creator's live membership bounds the list too (§1.5: never beyond its creator's permissions).
+    When "olive" loses access to "second"
+    And "ws" calls "list_sites"
+    Then the call succeeds
+    And the data contains "{{site:main}}"
+    And the data does not contain "{{site:second}}"
 
   @rule:authz-agency-area-off
   Scenario Outline: An area the agency switched off blocks every tool of that area, reads and writes alike

@@ -20,12 +20,14 @@ Feature: Editing the draft
     Then the call succeeds
     And the site revision of "main" has moved on
     And the data at "/siteRevision" equals the site revision of "main"
+    And the published state of "main" is unchanged
     When "agent" calls "update_page_seo" with:
       """
       { "pageId": "{{page:main/home}}", "title": "Bakery", "description": "Bread every morning" }
       """
     Then the call succeeds
     And the site revision of "main" has moved on
+    And the published state of "main" is unchanged
     When "agent" calls "add_section" with:
       """
       { "pageId": "{{page:main/home}}", "type": "{{type:text}}", "content": { "{{field:body}}": "Open on Sundays." } }
@@ -91,6 +93,7 @@ Feature: Editing the draft
       | update_section_text | showForm  | { "sectionId": "{{section:main/home/hero}}", "field": "{{decision:update-section-text-field-address:showForm}}", "text": "x" }                        |
       | update_section_text | field     | { "sectionId": "{{section:main/home/hero}}", "field": "{{decision:update-section-text-field-address:items/first/title}}", "text": "x" }               |
       | add_section         | css       | { "pageId": "{{page:main/home}}", "type": "{{type:text}}", "content": { "{{field:body}}": "ok", "css": "body{}" } }       |
+      | add_section         | body      | { "pageId": "{{page:main/home}}", "type": "{{type:text}}", "content": { "{{field:body}}": "<b>bold</b> news" } }          |
       | add_section         | type      | { "pageId": "{{page:main/home}}", "type": "{{decision:section-types:raw_html}}", "content": { "html": "<div>" } }                 |
       | update_page_seo     | title     | { "pageId": "{{page:main/home}}{{decision:update-page-seo-needs-a-field:}}" }                         |
       | move_section        | position  | { "sectionId": "{{section:main/home/hero}}", "position": 99 }                                         |

@@ -21,6 +21,13 @@ Feature: Scopes and presets
       """
     Then the call fails with "scope_denied"
     And the error details at "/requiredScopes" equals "[\"content:write\"]"
+    # Any scope but content:write is a ceiling below content edits: publish too.
+    Given "olive" has a connection "publisher" to "main" with scopes "publish"
+    When "publisher" calls "update_section_text" with:
+      """
+      { "sectionId": "{{section:main/home/hero}}", "field": "{{field:heading}}", "text": "Hi" }
+      """
+    Then the call fails with "scope_denied"
     When "reader" calls "update_business_name" with:
       """
       { "businessName": "Olive's Bakery" }

@@ -3,7 +3,7 @@
 // (so a replay with --seed reproduces the same random data). Placeholders in step arguments and docstrings
 // resolve against it, so feature files stay readable and never hard-code ids:
 //   {{site:main}} {{page:main/home}} {{section:main/home/hero}} {{record:main/leads/0}} {{user:olive}}
-//   {{workspace:olive}} {{plan}} {{base}} (the target's base address) {{host:shop}} {{remembered:key}} {{random:label}} {{repeat:x:1000}}
+//   {{workspace:olive}} {{email:olive}} {{plan}} {{base}} (the target's base address) {{host:shop}} {{remembered:key}} {{random:label}} {{repeat:x:1000}}
 //   {{public:main}}: the live address of a published site (the declared publicSiteUrl)
 //   {{type:hero}} {{field:heading}}: the target's name for one of the kit's section types or text fields (the
 //   declared `sections` mapping, or ours when it adopts section-types), else the step is not checked (NotDeclared)
@@ -184,6 +184,8 @@ export class SiteWorld extends World {
           return need(need(this.site(parts[0]!).records[parts[1]!], `records ${parts[1]}`)[Number(parts[2])], `record ${ref}`);
         case 'user':
           return this.user(parts[0]!).userId;
+        case 'email':
+          return this.user(parts[0]!).email;
         case 'workspace':
           return this.user(parts[0]!).workspaceId;
         case 'plan':
