@@ -83,13 +83,26 @@ function row(rule: Rule, report: Report): RuleRow {
   }
   const reasons: RuleRow['reasons'] = [];
   if (run.expectedFailureReason) reasons.push({ text: `expected to fail: ${run.expectedFailureReason}` });
+  // One line per reason, whatever the protocol era it came in: the same scenario stopped for the same reason in
+  // each era is one line, naming the eras only when not every era of the rule's scenarios had it.
+  const eras = new Set(run.scenarios.map((s) => s.era).filter(Boolean));
+  const merged = new Map<string, { failure?: string; eras: Set<string | undefined> }>();
   for (const s of run.scenarios) {
     if (s.status === 'passed') continue;
-    if (s.status === 'failed') reasons.push({ text: `failed: ${s.name} — ${clip((s.message ?? 'failed').split('\n')[0]!, 160)}`, failure: anchor(s) });
-    else reasons.push({ text: `${RULE_STATUS_TEXT[s.status]}: ${s.name} — ${notCheckedText(s)}` });
+    const text = s.status === 'failed' ? `failed: ${s.name} — ${clip((s.message ?? 'failed').split('\n')[0]!, 160)}` : `${RULE_STATUS_TEXT[s.status]}: ${s.name} — ${notCheckedText(s)}`;
+    const seen = merged.get(text) ?? { ...(s.status === 'failed' ? { failure: anchor(s) } : {}), eras: new Set() };
+    seen.eras.add(s.era);
+    merged.set(text, seen);
+  }
+  for (const [text, { failure, eras: in_ }] of merged) {
+    const where = eras.size > 1 && in_.size < eras.size ? ` (${[...in_].filter(Boolean).join(', ')})` : '';
+    reasons.push({ text: `${text}${where}`, ...(failure ? { failure } : {}) });
   }
   return { ...base, status: run.status, statusText: RULE_STATUS_TEXT[run.status] ?? run.status, scenarios: `${scenarioCounts(run.scenarios)}${byEra(run.scenarios)}`, reasons };
 }
+
+/** The statuses a reader must look at: their section is shown open. */
+const OPEN_STATUSES = new Set(['failed', 'xfail', 'xpass', 'partly-checked', 'not-checked', 'no-check']);
 
 function countsOf(rows: RuleRow[]): { status: string; text: string; n: number }[] {
   return ORDER.map((status) => ({ status, text: RULE_STATUS_TEXT[status]!, n: rows.filter((r) => r.status === status).length })).filter((c) => c.n > 0);
@@ -102,7 +115,9 @@ export function reportHtml(report: Report, meta: HtmlReportMeta): string {
     files
       .map((f) => {
         const rows = (f.rules ?? []).filter((r) => Boolean(r.decision) === decision).map((r) => row(r as Rule, report));
-        return { id: `${decision ? 'decisions' : 'source'}-${f.section}`, section: f.section, title: f.title, rows, counts: countsOf(rows) };
+        // A section whose rules all passed, were not applicable or not run is folded: what needs reading is open.
+        const open = rows.some((r) => OPEN_STATUSES.has(r.status));
+        return { id: `${decision ? 'decisions' : 'source'}-${f.section}`, section: f.section, title: f.title, rows, counts: countsOf(rows), open };
       })
       .filter((s) => s.rows.length > 0);
   const source = part(false);

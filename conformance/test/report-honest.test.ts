@@ -9,6 +9,7 @@ import { buildReport, junitXml, printReport, reportJson, runExitCode, scenarioRe
 import { CHOICE_NOT_DECLARED_MEDIA_TYPE, NOT_CHECKED_MEDIA_TYPE } from '../lib/declaration.js';
 import { TRANSCRIPT_MEDIA_TYPE } from '../lib/transcript.js';
 import { reportHtml } from '../lib/report-html.js';
+import { ruleIds } from '../../spec/index.js';
 
 type Kind = 'Context' | 'Action' | 'Outcome';
 interface StepSpec { kind: Kind; text: string; status: 'PASSED' | 'SKIPPED' | 'FAILED'; note?: string; choice?: string; message?: string; transcript?: string }
@@ -192,3 +193,25 @@ describe('a scenario that stopped early is never passed', () => {
     expect(runExitCode(verified, true, quiet)).toBe(1);
   });
 });
+
+describe('report.html for a person', () => {
+  // The same scenario, run in both protocol eras, partly checked for the same reason in each; another rule verified.
+  const partly = (era: string): ScenarioResult => ({ name: 'read the overview', uri: 'features/site-read.feature', line: 9, tags: ['@rule:scope-ceiling'], status: 'partly-checked', source: 'cucumber', era, skippedChecks: [{ step: 'Then the data at "/x" equals "y"', line: 12, reason: 'output field x (outputSchemas or outputFields)' }], notChecked: ['output field x (outputSchemas or outputFields)'] });
+  const passed = (era: string): ScenarioResult => ({ name: 'pages', uri: 'features/site-read.feature', line: 20, tags: ['@rule:ids-from-list-tools'], status: 'passed', source: 'cucumber', era });
+  // Every rule named by some scenario of the suite, as in a real run: only the run's own rules have a status.
+  const html = reportHtml(buildReport([partly('2025-11-25'), partly('2026-07-28'), passed('2025-11-25'), passed('2026-07-28')], new Map(), ruleIds()), { target: 'http://t', seed: 1, finishedAt: 'now', tags: '', replays: new Map() });
+
+  it('says a reason once, whatever the eras it came in', () => {
+    expect(html.match(/partly checked: read the overview — ran to the end; skipped: output field x/g)).toHaveLength(1);
+  });
+
+  it('folds a section with nothing to look at and opens one with a rule partly checked', () => {
+    const sectionOf = (rule: string) => /<section id="source-([^"]+)">(?:(?!<section id="source-)[\s\S])*?id="rule-RULE"/.source.replace('RULE', rule);
+    const open = new RegExp(sectionOf('scope-ceiling')).exec(html)?.[0] ?? '';
+    expect(open).toMatch(/<details open>/);
+    const folded = [...html.matchAll(/<section id="source-[^"]+">[\s\S]*?<\/details>/g)].map((m) => m[0]).filter((text) => !text.includes('id="rule-scope-ceiling"'));
+    expect(folded.length).toBeGreaterThan(0);
+    for (const text of folded) expect(text).not.toMatch(/<details open>/);
+  });
+});
+
