@@ -129,15 +129,23 @@ Feature: Scopes and presets
   Scenario: domain:write satisfies domain:read, and domain:read grants nothing else
     Given "olive" has a connection "dw" to "main" with scopes "domain:write"
     And "olive" has a connection "dr" to "main" with scopes "domain:read"
+    And "olive" has a connection "none" to "main" with scopes "site:read"
     When "dw" calls "list_domains"
     Then the call succeeds
     When "dr" calls "list_domains"
     Then the call succeeds
-    When "dr" calls "connect_domain" with:
+    # The scope refusal alone first, on a connection without domain scopes: its code (§7.4 shows none) is learned.
+    When "none" calls "connect_domain" with:
       """
       { "hostname": "olive-bakery.example" }
       """
     Then the call fails with "scope_denied"
+    # domain:read is refused the write as a scope (not let through to fail later for another reason).
+    When "dr" calls "connect_domain" with:
+      """
+      { "hostname": "olive-bakery.example" }
+      """
+    Then the call fails with "scope_denied", the refusal seen for it alone
 
   @rule:scopes-dated @rule:domain-read-since
   Scenario: A connection holds only the scopes that existed when it was made

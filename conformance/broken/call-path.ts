@@ -72,6 +72,25 @@ export function primaryDomainForEditors(steps: readonly CallStep[]): CallStep[] 
 }
 
 /**
+ * scope-domain-read-grants-nothing-else: a connection holding domain:read passes the ceiling of domain:write too, so
+ * its connect_domain goes on and fails later, for another reason (the hostname), or not at all.
+ */
+export function domainReadSatisfiesWrite(steps: readonly CallStep[]): CallStep[] {
+  return steps.map((step) => {
+    if (step.rule !== 'scope-ceiling' || !('run' in step)) return step;
+    const ceiling = step.run;
+    return {
+      rule: step.rule,
+      run: (call: Call) => {
+        if (!call.connection.scopes.includes('domain:read') || call.connection.scopes.includes('domain:write')) return ceiling(call);
+        const connection = { ...call.connection, scopes: [...call.connection.scopes, 'domain:write'] };
+        return ceiling(new Proxy(call, { get: (target, key) => (key === 'connection' ? connection : Reflect.get(target, key)) }));
+      },
+    };
+  });
+}
+
+/**
  * domain-read-since: every connection is treated as holding domain:read, whenever it was made, as if a server gave
  * the new read scope to the connections made before it existed (§9.2: they keep the scopes they were made with).
  */

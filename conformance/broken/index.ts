@@ -24,7 +24,7 @@ import type Router from '@koa/router';
 import type { AdmissionRow } from '../../reference/auth/oauth-admission.js';
 import { announcedSizeOnly, authMdForgetsCustomHeadCode, authMdWithout, authorizationErrorsRedirect, deliveryServesDraft, deliveryTokenUnpublishes, pairingForgetsItsCompany, rootMetadataNamesEndpoint } from './routes.js';
 import { loadJson } from '../../spec/index.js';
-import { areaBeforeScope, domainReadForEveryConnection, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
+import { areaBeforeScope, domainReadForEveryConnection, domainReadSatisfiesWrite, logArgumentsOfFailures, primaryDomainForEditors, tellForeignWebsites } from './call-path.js';
 import * as broken from './handlers.js';
 import * as capture from './capture.js';
 
@@ -57,6 +57,7 @@ export const BROKEN: Record<string, BrokenServer> = {
   'authz-denial-order': { steps: areaBeforeScope },
   'domain-write-owner-only': { steps: primaryDomainForEditors },
   'domain-read-since': { steps: domainReadForEveryConnection },
+  'scope-domain-read-grants-nothing-else': { steps: domainReadSatisfiesWrite },
   // Limits (spec/limits.json).
   'plan-expiry-five-minutes': { limits: { planLifetimeSeconds: 86_400 } },
   // Activity kept for 30 days only.

@@ -165,6 +165,22 @@ Then('the call fails with {string}, named before {string}', function (this: Site
   assert.equal(code, seenFirst, `${describeLast(this)}: answered ${code}, the code it answers for ${second} alone; §5.7 names ${first} (${seenFirst} alone) first`);
 });
 
+// A refusal that must be of one kind (a scope's, not a later one of another cause): its code is the declared one,
+// else the one this scenario saw for that kind alone. Where that code is also another kind's, the two cannot be told
+// apart: not checked, never failed.
+Then('the call fails with {string}, the refusal seen for it alone', function (this: SiteWorld, kind: string) {
+  const env = lastEnvelope(this);
+  assert.equal(env.ok, false, `${describeLast(this)} succeeded but must be refused (${kind}): ${JSON.stringify(env.data ?? null).slice(0, 200)}`);
+  const code = String(env.error?.code ?? env.protocolError?.code);
+  const declared = declaredErrorCode(kind);
+  if (declared !== undefined) return assert.equal(code, declared, `${describeLast(this)}: answered ${code}, not the declared ${declared} of ${kind}`);
+  const seen = this.codesSeen.get(kind);
+  if (seen === undefined) return this.notChecked(`which refusal came back: ${kind} was not seen alone before in this scenario`);
+  const shared = [...this.codesSeen].filter(([other, c]) => other !== kind && c === seen).map(([other]) => other);
+  if (shared.length) return this.notChecked(`which refusal came back: the target answers one code (${seen}) for ${kind} and ${shared.join(', ')}`);
+  assert.equal(code, seen, `${describeLast(this)}: answered ${code}, not ${seen}, the code it answers for ${kind} alone: refused for another reason than ${kind}`);
+});
+
 // Error details (issues, requiredScopes, limit, currentRev, use, …) are our error object's shape, not the
 // source's: checked only when the target declares errorObject (rule kit-judges-by-source).
 function detailsDeclared(world: SiteWorld, what: string): boolean {
