@@ -34,7 +34,8 @@ export async function callbackServer(): Promise<CallbackServer> {
       const ready = arrived.shift();
       if (ready) return Promise.resolve(ready);
       return new Promise<URL>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no redirect reached the client within 15 s')), 15_000);
+        // Generous: on a busy CI machine the provider's redirect after the consent once took longer than 15 s.
+        const timer = setTimeout(() => reject(new Error('no redirect reached the client within 45 s')), 45_000);
         waiting.push((url) => {
           clearTimeout(timer);
           resolve(url);
