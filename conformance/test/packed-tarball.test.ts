@@ -49,6 +49,13 @@ afterAll(async () => {
 });
 
 describe('the packed kit in an empty folder', () => {
+  it('ships every page its READMEs send a newcomer to: the quick start, its reference pages, the second server', () => {
+    const installed = join(dir, 'app', 'node_modules', 'site-mcp');
+    for (const page of ['README.md', 'conformance/README.md', 'conformance/docs/fixtures-protocol.md', 'conformance/docs/running.md', 'conformance/docs/declaration.md', 'conformance/docs/report.md', 'examples/second-server/README.md']) {
+      expect(existsSync(join(installed, page)), page).toBe(true);
+    }
+  });
+
   it('answers --help with its commands and exit codes', async () => {
     const help = await siteMcp(['--help']);
     expect(help.code).toBe(0);
